@@ -1,0 +1,78 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "pongd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "pongd", targets: ["pongd"]),
+        .executable(name: "pong-player-sim", targets: ["pong-player-sim"]),
+        .library(name: "BounceDetector", targets: ["BounceDetector"]),
+        .library(name: "SessionHub", targets: ["SessionHub"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CAudio",
+            pkgConfig: "opus libavcodec libavutil",
+            providers: [.apt(["libopus-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
+        .target(
+            name: "BounceDetector",
+            dependencies: ["CAudio"]
+        ),
+        .target(
+            name: "SessionHub",
+            dependencies: [
+                "BounceDetector",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "pongd",
+            dependencies: [
+                "BounceDetector",
+                "SessionHub",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "pong-player-sim",
+            dependencies: [
+                "BounceDetector",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "BounceDetectorTests",
+            dependencies: ["BounceDetector"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SessionHubTests",
+            dependencies: [
+                "SessionHub",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "pongdTests",
+            dependencies: ["pongd"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,30 @@
+/// A raw AAC file of consecutive ADTS frames, decoded with libavcodec.
+public struct ADTSFile: AudioSource {
+    public let format: AudioFormat
+    private let bytes: [UInt8]
+    private let frames: [Range<Int>]
+
+    /// Splits the file into frames and reads the format from the first header.
+    public init(bytes: [UInt8]) throws(AudioError) {
+        frames = try ADTSHeader.frames(in: bytes)
+        guard let first = frames.first else { throw .truncated("AAC: the file holds no ADTS frame") }
+        let header = try bytes.withAudioBytes { raw throws(AudioError) in
+            try ADTSHeader(UnsafeRawBufferPointer(rebasing: raw[first]))
+        }
+        guard header.channelConfiguration > 0 else {
+            throw .unsupported("AAC: channel configuration 0 (in-band layout) is not supported")
+        }
+        self.bytes = bytes
+        self.format = AudioFormat(sampleRate: header.sampleRate, channels: header.channelConfiguration)
+    }
+
+    public mutating func forEachChunk(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        let decoder = try AACFrameDecoder()
+        for range in frames {
+            let pcm = try bytes.withAudioBytes { raw throws(AudioError) in
+                try decoder.decode(UnsafeRawBufferPointer(rebasing: raw[range]))
+            }
+            if !pcm.isEmpty { try body(pcm) }
+        }
+    }
+}

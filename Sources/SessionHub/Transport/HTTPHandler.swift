@@ -1,0 +1,74 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Collects one HTTP/1.1 request at a time, asks the router for the response and writes it.
+final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Largest accepted request body (a 2 MB photo as base64 plus JSON).
+    static let maxBodyBytes = 3 * 1024 * 1024
+
+    private let router: HTTPRouter
+    private let logger: Logger
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var bodyTooLarge = false
+
+    init(router: HTTPRouter, logger: Logger) {
+        self.router = router
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            body.removeAll(keepingCapacity: true)
+            bodyTooLarge = false
+        case .body(var buffer):
+            if body.count + buffer.readableBytes > Self.maxBodyBytes {
+                bodyTooLarge = true
+            } else if let bytes = buffer.readBytes(length: buffer.readableBytes) {
+                body += bytes
+            }
+        case .end:
+            guard let requestHead = head else { return }
+            head = nil
+            let response = bodyTooLarge
+                ? HTTPResponse.error(.payloadTooLarge(limit: Self.maxBodyBytes))
+                : router.respond(method: requestHead.method.rawValue, path: requestHead.uri, body: body)
+            logger.debug("request", metadata: [
+                "http.method": "\(requestHead.method.rawValue)", "http.path": "\(requestHead.uri)",
+                "http.status": "\(response.status)",
+            ])
+            write(response, for: requestHead, context: context)
+        }
+    }
+
+    private func write(_ response: HTTPResponse, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: response.contentType)
+        headers.add(name: "Content-Length", value: "\(response.body.count)")
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        let keepAlive = request.isKeepAlive && !bodyTooLarge
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: request.version, status: .init(statusCode: response.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if request.method != .HEAD {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: response.body)))),
+                          promise: nil)
+        }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        logger.debug("connection error", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+}

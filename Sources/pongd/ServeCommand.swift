@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOPosix
+import ServiceLifecycle
+import SessionHub
+
+/// `pongd serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the session server.")
+
+    @Option(help: "Interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Folder for the SQLite database and photos (created if missing).")
+    var dataDir = "./pongd-data"
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "pongd")
+        do {
+            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+        } catch {
+            logger.critical("cannot create the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
+            throw ExitCode.failure
+        }
+        let server = HTTPServer(configuration: .init(host: host, port: port), logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: server)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        try await group.run()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
