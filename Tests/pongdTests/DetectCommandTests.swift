@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// Runs the built `pongd` binary, as a user would.
+@Suite("pongd detect")
+struct DetectCommandTests {
+    /// The `pongd` executable beside this test bundle in the build folder.
+    private var pongd: URL {
+        get throws {
+            var folder = Bundle.main.bundleURL
+            for _ in 0..<3 {
+                let candidate = folder.appendingPathComponent("pongd")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                folder.deleteLastPathComponent()
+            }
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "pongd beside \(Bundle.main.bundleURL.path)"])
+        }
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = try pongd
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func temporaryFile(_ name: String, _ bytes: [UInt8]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-\(UUID().uuidString)-\(name)")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// 16-bit mono 48 kHz WAV: silence with a sharp 4 kHz burst at each of `onsets` seconds.
+    private func clicksWAV(onsets: [Double], seconds: Double) -> [UInt8] {
+        var pcm = [Int16](repeating: 0, count: Int(seconds * 48000))
+        for onset in onsets {
+            let start = Int(onset * 48000)
+            for i in 0..<480 where start + i < pcm.count {
+                let envelope = exp(-Double(i) / 96)
+                pcm[start + i] = Int16(20000 * envelope * sin(2 * .pi * 4000 * Double(i) / 48000))
+            }
+        }
+        let data = pcm.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
+        func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian, Array.init) }
+        let fmt = le(UInt16(1)) + le(UInt16(1)) + le(UInt32(48000)) + le(UInt32(96000)) + le(UInt16(2)) + le(UInt16(16))
+        let body = Array("WAVEfmt ".utf8) + le(UInt32(16)) + fmt + Array("data".utf8) + le(UInt32(data.count)) + data
+        return Array("RIFF".utf8) + le(UInt32(body.count)) + body
+    }
+
+    @Test("a corrupt file exits with status 1 and one line on stderr naming the problem")
+    func corruptFile() throws {
+        let url = try temporaryFile("bad.wav", Array("RIFF\u{0}\u{0}\u{0}\u{0}JUNKJUNK".utf8))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try run(["detect", url.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("RIFF form is not WAVE"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a missing file exits 1 with a message")
+    func missingFile() throws {
+        let result = try run(["detect", "/nonexistent/rally.wav"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/rally.wav"))
+    }
+
+    @Test("a WAV with two bursts prints the CSV header and both onsets to the millisecond grid")
+    func csvOutput() throws {
+        let url = try temporaryFile("clicks.wav", clicksWAV(onsets: [0.5, 1.25], seconds: 2))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try run(["detect", url.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "time,kind,confidence")
+        let times = lines.dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        #expect(times.count == 2)
+        #expect(zip(times, [0.5, 1.25]).allSatisfy { abs($0 - $1) < 0.005 })
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",")[0].split(separator: ".").last?.count == 4 })
+
+        let json = try run(["detect", url.path, "--format", "json"])
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(parsed?.count == 2)
+        #expect(parsed?.first?["kind"] as? String == "unknown")
+    }
+}
