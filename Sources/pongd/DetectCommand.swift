@@ -7,7 +7,10 @@ struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
         abstract: "Print the ball impacts heard in an audio file (CSV: time,kind,confidence).",
-        discussion: "The detector is the interim energy-rise detector (EnergyOnsetDetector); kind is 'unknown'."
+        discussion: """
+            Runs exactly the streaming ImpactDetector the server runs on live audio, fed in file-sized chunks. \
+            time is the onset in seconds from the first sample; kind is table, racket or unknown.
+            """
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case csv, json }
@@ -18,19 +21,64 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "csv (time,kind,confidence) or json.")
     var format: OutputFormat = .csv
 
+    @Option(help: ArgumentHelp("Also write every candidate with its classifier features to this CSV (diagnostics).",
+                               visibility: .hidden))
+    var candidates: String?
+
+    @Option(help: ArgumentHelp("Override detector parameters, e.g. gate=1.6,flux=10,dev=5 (experiments).",
+                               visibility: .hidden))
+    var tune: String?
+
     func run() throws {
         var impacts: [Impact] = []
         do {
             var source = try AudioFile.open(path: file)
-            var detector = EnergyOnsetDetector(format: source.format)
+            let overrides = Self.parseTuning(tune)
+            var classifier = ImpactClassifier()
+            if let v = overrides["tonality"] { classifier.minimumTonality = Float(v) }
+            if let v = overrides["decay"] { classifier.maximumDecayDB = Float(v) }
+            if let v = overrides["attack"] { classifier.minimumAttackDB = Float(v) }
+            if let v = overrides["contrast"] { classifier.minimumPeakContrastDB = Float(v) }
+            if let v = overrides["centroid"] { classifier.tableCentroidHz = Float(v) }
+            if let v = overrides["high"] { classifier.maximumHighShare = Float(v) }
+            let detector = try ImpactDetector(format: source.format, classifier: classifier) { p in
+                if let v = overrides["gate"] { p.gateNats = Float(v) }
+                if let v = overrides["lag"] { p.fluxLag = Int(v) }
+                if let v = overrides["flux"] { p.minimumFlux = Float(v) }
+                if let v = overrides["dev"] { p.deviations = Float(v) }
+                if let v = overrides["bg"] { p.backgroundSeconds = v }
+                if let v = overrides["noise"] { p.onsetNoiseFactor = Float(v) }
+                if let v = overrides["share"] { p.onsetPeakShare = Float(v) }
+            }
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db\n"
+            if candidates != nil {
+                let rate = Double(source.format.sampleRate)
+                detector.candidateObserver = { onset, f, flux in
+                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f\n", Double(onset) / rate, flux,
+                                            f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB)
+                }
+            }
             try source.forEachChunk { chunk in
                 detector.process(chunk) { impacts.append($0) }
+            }
+            detector.finish { impacts.append($0) }
+            if let candidates {
+                try? candidateRows.write(toFile: candidates, atomically: true, encoding: .utf8)
             }
         } catch let error as AudioError {
             FileHandle.standardError.write(Data("pongd detect: \(file): \(error.message)\n".utf8))
             throw ExitCode.failure
         }
         print(Self.render(impacts, as: format), terminator: "")
+    }
+
+    private static func parseTuning(_ text: String?) -> [String: Double] {
+        var values: [String: Double] = [:]
+        for pair in (text ?? "").split(separator: ",") {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
+        }
+        return values
     }
 
     /// The impacts as CSV (header `time,kind,confidence`, time to 4 decimals) or a JSON array.

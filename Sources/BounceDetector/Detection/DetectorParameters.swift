@@ -1,0 +1,57 @@
+/// The detector's sizes and thresholds, derived from the sample rate. Every value has a physical reason.
+public struct DetectorParameters: Sendable, Equatable {
+    /// Input rate.
+    public let sampleRate: Int
+    /// FFT length: the power of two nearest 5.3 ms, long enough to resolve the ball's 1–8 kHz shell modes
+    /// (≈ 190 Hz bins at 48 kHz) and short enough to keep an impact's attack in one frame.
+    public let fftSize: Int
+    /// Hop: a quarter frame (1.33 ms at 48 kHz), so a trigger is at most a hop late.
+    public let hop: Int
+    /// First and last FFT bins of the onset band, 700 Hz – 10 kHz: ball and racket modes live there,
+    /// footsteps, kick drums and most voice energy below it.
+    public let bandBins: ClosedRange<Int>
+    /// Bins from 400 Hz up, used by the classifier (it needs the racket's low thud).
+    public let classifierBins: ClosedRange<Int>
+
+    /// Hops back to the flux's reference frame: a whole frame, so reference and current share no samples.
+    public var fluxLag = 4
+    /// Log-power margin (nats) above a bin's background before a rise counts: ln 10 = 10 dB over the mean
+    /// log power, which noise exceeds in < 1 % of bins.
+    public var gateNats: Float = 2.302_585
+    /// Smallest flux (summed nats) that can trigger: about ten bins rising 10 dB over their floor at once.
+    public var minimumFlux: Float = 22
+    /// Multiples of the flux's running deviation above its running mean that trigger.
+    public var deviations: Float = 6
+    /// Time constant of the per-bin background and of the flux statistics.
+    public var backgroundSeconds: Double = 0.4
+    /// The first audio only teaches the background: no impact is reported from it (≈ a quarter second).
+    public var warmUpSeconds: Double = 0.25
+    /// After a trigger, no new trigger for this long: a dropped ball's fastest bounces are 40 ms apart.
+    public var refractorySeconds: Double = 0.025
+    /// Noise window before the search region used by the time-domain refinement.
+    public var noiseSeconds: Double = 0.004
+    /// How far the high-passed signal must clear the local noise RMS to mark the onset.
+    public var onsetNoiseFactor: Float = 4
+    /// …and at least this share of the event's peak amplitude, so a loud event is timed at its true start.
+    public var onsetPeakShare: Float = 0.12
+    /// Decision delay after the refined onset: the onset frame plus the decay window fit in it, and the
+    /// report still comes within 10 ms of the onset.
+    public let decisionDelay: Int
+
+    /// Derives sizes for `sampleRate` (≥ 8 kHz).
+    public init(sampleRate: Int) {
+        self.sampleRate = sampleRate
+        var size = 64
+        while Double(size * 2) <= Double(sampleRate) * 0.0053 * 1.5 { size *= 2 }
+        fftSize = size
+        hop = size / 4
+        let binHz = Double(sampleRate) / Double(size)
+        let top = min(10_000, 0.45 * Double(sampleRate))
+        bandBins = max(1, Int((700 / binHz).rounded(.up)))...max(2, Int(top / binHz))
+        classifierBins = max(1, Int((400 / binHz).rounded(.up)))...bandBins.upperBound
+        decisionDelay = Int(0.008 * Double(sampleRate))
+    }
+
+    /// Seconds to samples at this rate.
+    func samples(_ seconds: Double) -> Int { Int((seconds * Double(sampleRate)).rounded()) }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// The streaming ball-impact detector: PCM in, `Impact`s out, each within 10 ms of its onset.
+///
+/// Per hop (a quarter of a ~5 ms frame) it runs a real FFT (`av_tx`) and a whitened log-spectral flux with an
+/// adaptive threshold; a trigger is timed to the sample in the high-passed signal (`OnsetRefiner`), and 8 ms after
+/// the onset the `ImpactClassifier` accepts or rejects it from onset-aligned features. Chunks of any size, mono or
+/// interleaved stereo (mixed down), any rate ≥ 8 kHz. Everything is allocated in `init`; `process` allocates nothing.
+/// One detector per stream; not thread-safe.
+public final class ImpactDetector {
+    /// Input format.
+    public let format: AudioFormat
+    /// Sizes and thresholds in use.
+    public let parameters: DetectorParameters
+    /// The accept/reject and kind rule.
+    public let classifier: ImpactClassifier
+    /// Called for every candidate with its features, whether accepted or not (diagnostics; nil in production).
+    package var candidateObserver: ((_ onset: Int64, _ features: ImpactFeatures, _ flux: Float) -> Void)?
+
+    private let fft: RealFFT
+    private let window: UnsafeMutablePointer<Float>
+    private let raw: SampleRing
+    private let highPassed: SampleRing
+    private var highPass: (Biquad, Biquad)
+    private var flux: SpectralFlux
+    private var statistics = FluxStatistics()
+    private let extractor: FeatureExtractor
+    private let adaptRate: Float
+    private let inverseChannels: Float
+
+    /// Frames consumed so far (mono).
+    private var written: Int64 = 0
+    private var hopPhase = 0
+    private var hopsSeen = 0
+    /// A refined onset waiting for its decision, with its trigger flux.
+    private var pending: (onset: Int64, flux: Float)?
+    private var refractoryUntil: Int64 = 0
+    /// The background stays frozen until here (an impact and its first reflections are sounding).
+    private var quietUntil: Int64 = 0
+
+    /// Creates a detector; throws `unsupported` for fewer than 1 or more than 8 channels, or a rate below 8 kHz.
+    /// `tune` may adjust the rate-derived parameters (diagnostics and experiments).
+    public init(format: AudioFormat, classifier: ImpactClassifier = ImpactClassifier(),
+                tune: (inout DetectorParameters) -> Void = { _ in }) throws(AudioError) {
+        guard format.sampleRate >= 8000, format.sampleRate <= 384_000 else {
+            throw .unsupported("detector: sample rate \(format.sampleRate) Hz is outside 8–384 kHz")
+        }
+        guard (1...8).contains(format.channels) else {
+            throw .unsupported("detector: \(format.channels) channels (1–8)")
+        }
+        var parameters = DetectorParameters(sampleRate: format.sampleRate)
+        tune(&parameters)
+        self.format = format
+        self.parameters = parameters
+        self.classifier = classifier
+        self.fft = try RealFFT(size: parameters.fftSize)
+        let n = parameters.fftSize
+        window = .allocate(capacity: n)
+        for i in 0..<n {
+            let s = Float.pi * Float(i) / Float(n)
+            window[i] = Float(sin(Double(s)) * sin(Double(s)))
+        }
+        // Enough history for the noise window, the search region, and the classifier's decay window.
+        let history = parameters.samples(0.05) + 4 * n
+        raw = SampleRing(minimumCapacity: history)
+        highPassed = SampleRing(minimumCapacity: history)
+        highPass = (.highPass(cutoff: 700, sampleRate: format.sampleRate),
+                    .highPass(cutoff: 700, sampleRate: format.sampleRate))
+        flux = SpectralFlux(bins: parameters.classifierBins, band: parameters.bandBins, gate: parameters.gateNats,
+                            warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
+                            lag: parameters.fluxLag)
+        extractor = FeatureExtractor(parameters: parameters, window: window)
+        adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
+        inverseChannels = 1 / Float(format.channels)
+    }
+
+    deinit {
+        window.deallocate()
+        raw.deallocate()
+        highPassed.deallocate()
+        flux.deallocate()
+    }
+
+    /// Feeds interleaved samples (any count; a partial frame at the end is ignored) and reports impacts.
+    public func process(_ samples: UnsafeBufferPointer<Float>, onImpact: (Impact) -> Void) {
+        let channels = format.channels
+        let frames = samples.count / channels
+        guard frames > 0, let base = samples.baseAddress else { return }
+        for f in 0..<frames {
+            var mono = base[f * channels]
+            if channels > 1 {
+                for c in 1..<channels { mono += base[f * channels + c] }
+                mono *= inverseChannels
+            }
+            push(mono, onImpact: onImpact)
+        }
+    }
+
+    /// Ends the stream: flushes a pending candidate by feeding silence past its decision point.
+    public func finish(onImpact: (Impact) -> Void) {
+        guard pending != nil else { return }
+        for _ in 0..<(parameters.decisionDelay + parameters.fftSize + parameters.hop) where pending != nil {
+            push(0, onImpact: onImpact)
+        }
+    }
+
+    @inline(__always)
+    private func push(_ sample: Float, onImpact: (Impact) -> Void) {
+        raw.write(sample, at: written)
+        highPassed.write(highPass.1.process(highPass.0.process(sample)), at: written)
+        written += 1
+        hopPhase += 1
+        if hopPhase == parameters.hop {
+            hopPhase = 0
+            endOfHop(onImpact: onImpact)
+        }
+    }
+
+    private func endOfHop(onImpact: (Impact) -> Void) {
+        let n = parameters.fftSize
+        let frameStart = written - Int64(n)
+        for i in 0..<n { fft.input[i] = raw[frameStart + Int64(i)] * window[i] }
+        fft.forward()
+        let adapting = written >= quietUntil
+        let strength = flux.update(fft, adapt: adapting ? adaptRate : 0)
+        let threshold = statistics.threshold(deviations: parameters.deviations, minimum: parameters.minimumFlux)
+        if adapting { statistics.add(strength, rate: max(adaptRate, 1 / Float(max(hopsSeen, 1)))) }
+        hopsSeen += 1
+
+        if pending == nil, written >= refractoryUntil, strength > threshold {
+            trigger(strength: strength)
+        }
+        if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
+            pending = nil
+            decide(candidate, onImpact: onImpact)
+        }
+    }
+
+    private func trigger(strength: Float) {
+        let searchEnd = written
+        let searchStart = written - Int64(parameters.fftSize + parameters.hop)
+        guard let onset = OnsetRefiner.onset(
+            in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
+            noiseSamples: parameters.samples(parameters.noiseSeconds),
+            noiseFactor: parameters.onsetNoiseFactor, peakShare: parameters.onsetPeakShare)
+        else { return }
+        pending = (onset, strength)
+        refractoryUntil = onset + Int64(parameters.samples(parameters.refractorySeconds))
+        quietUntil = onset + Int64(parameters.samples(0.04))
+    }
+
+    private func decide(_ candidate: (onset: Int64, flux: Float), onImpact: (Impact) -> Void) {
+        let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
+        candidateObserver?(candidate.onset, features, candidate.flux)
+        guard let (kind, confidence) = classifier.classify(features) else { return }
+        onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
+                        kind: kind, confidence: confidence))
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// What the classifier measures of a candidate impact, from the audio around its refined onset.
+public struct ImpactFeatures: Sendable, Equatable {
+    /// Energy of the onset frame above the background, dB (how clearly it stands out).
+    public var snrDB: Float
+    /// Centroid of that excess energy, Hz: table bounces ring at the ball's shell modes (2–8 kHz), racket hits
+    /// are damped by the rubber (1–4 kHz plus a low thud).
+    public var centroidHz: Float
+    /// Share of the excess energy in the four strongest spectral peaks: struck objects ring at modes, claps,
+    /// hi-hats and shuffles are noise.
+    public var tonality: Float
+    /// Share of the excess energy above 6.5 kHz: a hi-hat or cymbal has almost only that.
+    public var highShare: Float
+    /// Energy 5.5–8 ms after the onset relative to the first 2.5 ms, both less the pre-onset floor, dB (high-passed
+    /// signal): impacts ring down, voices, notes and squeaks are sustained.
+    public var decayDB: Float
+    /// Energy of the first 2.5 ms over the 4 ms before the onset, dB (high-passed signal).
+    public var attackDB: Float
+    /// How narrow the strongest peaks are: their power over the power three bins to either side, dB. A mode of
+    /// the ball's shell is a resonance one Hann main lobe wide; a clap's band of noise is a broad hump.
+    public var peakContrastDB: Float = 0
+
+    public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
+                peakContrastDB: Float = 0) {
+        self.snrDB = snrDB
+        self.centroidHz = centroidHz
+        self.tonality = tonality
+        self.highShare = highShare
+        self.decayDB = decayDB
+        self.attackDB = attackDB
+        self.peakContrastDB = peakContrastDB
+    }
+}
+
+/// Measures `ImpactFeatures` at a refined onset, using the detector's FFT and buffers (no allocation).
+struct FeatureExtractor {
+    let parameters: DetectorParameters
+    let window: UnsafeMutablePointer<Float>
+
+    /// Features of the impact starting at `onset`; the rings must hold `onset - fftSize/4 ..< onset + decisionDelay`.
+    func measure(onset: Int64, raw: SampleRing, highPassed: SampleRing, fft: RealFFT, flux: SpectralFlux)
+        -> ImpactFeatures
+    {
+        let n = parameters.fftSize
+        // Centre the window's weight just after the onset: the attack and the modes' first milliseconds.
+        let start = onset - Int64(n / 4)
+        for i in 0..<n { fft.input[i] = raw[start + Int64(i)] * window[i] }
+        fft.forward()
+
+        let bins = flux.bins
+        let binHz = Float(parameters.sampleRate) / Float(n)
+        var excessTotal: Float = 0, backgroundTotal: Float = 0, weighted: Float = 0, high: Float = 0
+        // Four strongest local maxima of the excess spectrum (value, bin), kept in a tiny fixed list.
+        var peaks = TopPeaks()
+        var previous: Float = 0, beforePrevious: Float = 0
+        for k in bins {
+            // exp(mean log power) is the geometric mean; × e^γ gives the mean power of noise.
+            let floor = Float(exp(Double(flux.background[k - bins.lowerBound]))) * 1.781
+            let excess = max(0, fft.power(k) - 2 * floor)
+            excessTotal += excess
+            backgroundTotal += floor
+            weighted += excess * Float(k) * binHz
+            if Float(k) * binHz >= 6500 { high += excess }
+            // previous is a local maximum: add it with its two neighbours (a Hann main lobe).
+            if k > bins.lowerBound + 1, previous >= beforePrevious, previous > excess {
+                peaks.insert(previous + beforePrevious + excess, bin: k - 1)
+            }
+            beforePrevious = previous
+            previous = excess
+        }
+        let peakEnergy = peaks.total
+        var peakPower: Float = 0, flankPower: Float = 0
+        for slot in 0..<TopPeaks.capacity where peaks.bin(slot) > 0 {
+            let bin = peaks.bin(slot)
+            peakPower += fft.power(bin)
+            flankPower += 0.5 * (fft.power(max(bin - 3, 0)) + fft.power(min(bin + 3, n / 2)))
+        }
+
+        // Ring-down in the high-passed signal.
+        let floor = Self.energy(highPassed, from: onset - Int64(parameters.samples(0.0045)), count: parameters.samples(0.004))
+        let early = Self.energy(highPassed, from: onset, count: parameters.samples(0.0025))
+        let late = Self.energy(highPassed, from: onset + Int64(parameters.samples(0.0055)), count: parameters.samples(0.0025))
+        let tiny: Float = 1e-20
+
+        let safeTotal = max(excessTotal, 1e-20)
+        return ImpactFeatures(
+            snrDB: 10 * log10(max(excessTotal, 1e-20) / max(backgroundTotal, 1e-20)),
+            centroidHz: weighted / safeTotal,
+            tonality: min(1, peakEnergy / safeTotal),
+            highShare: high / safeTotal,
+            decayDB: 10 * log10(max(late - floor, tiny + 1e-3 * early) / max(early - floor, tiny)),
+            attackDB: 10 * log10(max(early, tiny) / max(floor, tiny)),
+            peakContrastDB: 10 * log10(max(peakPower, tiny) / max(flankPower, tiny)))
+    }
+
+    private static func energy(_ ring: SampleRing, from start: Int64, count: Int) -> Float {
+        var sum: Float = 0
+        for i in 0..<Int64(count) {
+            let y = ring[start + i]
+            sum += y * y
+        }
+        return sum / Float(max(count, 1))
+    }
+}
+
+/// The four largest values seen, with their bins; fixed size, no allocation.
+struct TopPeaks {
+    private(set) var values: (Float, Float, Float, Float) = (0, 0, 0, 0)
+    /// Number of slots.
+    static let capacity = 4
+    private var slots: (Int, Int, Int, Int) = (0, 0, 0, 0)
+
+    /// The bin in slot `index` (0 = strongest); 0 when the slot is empty.
+    func bin(_ index: Int) -> Int {
+        switch index {
+        case 0: slots.0
+        case 1: slots.1
+        case 2: slots.2
+        default: slots.3
+        }
+    }
+
+    /// Sum of the kept values.
+    var total: Float { values.0 + values.1 + values.2 + values.3 }
+
+    mutating func insert(_ value: Float, bin: Int) {
+        guard value > values.3 else { return }
+        if value > values.0 {
+            values = (value, values.0, values.1, values.2)
+            slots = (bin, slots.0, slots.1, slots.2)
+        } else if value > values.1 {
+            values = (values.0, value, values.1, values.2)
+            slots = (slots.0, bin, slots.1, slots.2)
+        } else if value > values.2 {
+            values = (values.0, values.1, value, values.2)
+            slots = (slots.0, slots.1, bin, slots.2)
+        } else {
+            values.3 = value
+            slots.3 = bin
+        }
+    }
+}
