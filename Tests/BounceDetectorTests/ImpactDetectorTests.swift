@@ -1,0 +1,133 @@
+import Testing
+@testable import BounceDetector
+
+@Suite("Impact detector")
+struct ImpactDetectorTests {
+    /// Runs a detector over `samples` in chunks of `chunk` frames and returns what it reports.
+    private func detect(_ samples: [Float], format: AudioFormat = AudioFormat(sampleRate: 48000, channels: 1),
+                        chunk: Int = 480) throws -> [Impact] {
+        let detector = try ImpactDetector(format: format)
+        var impacts: [Impact] = []
+        samples.withUnsafeBufferPointer { all in
+            var start = 0
+            let step = max(1, chunk) * format.channels
+            while start < all.count {
+                let end = min(all.count, start + step)
+                detector.process(UnsafeBufferPointer(rebasing: all[start..<end])) { impacts.append($0) }
+                start = end
+            }
+        }
+        detector.finish { impacts.append($0) }
+        return impacts
+    }
+
+    @Test("one impact gives one event at its first sample, within a few samples")
+    func singleImpact() throws {
+        let onset = 0.5
+        let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(onset, ImpactSignals.impact(table: true, rate: 48000))])
+        let impacts = try detect(scene)
+        #expect(impacts.count == 1)
+        let frame = try #require(impacts.first).frame
+        #expect(abs(frame - 24000) <= 3, "onset at frame \(frame), expected 24000")
+        #expect(impacts.first?.kind == .table)
+        #expect((impacts.first?.confidence ?? 0) > 0.3)
+    }
+
+    @Test("two impacts 40 ms apart are two events")
+    func closeImpacts() throws {
+        let ball = ImpactSignals.impact(table: true, rate: 48000)
+        let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, ball), (0.54, ball)])
+        let frames = try detect(scene).map(\.frame)
+        #expect(frames.count == 2)
+        #expect(frames.count == 2 && abs(frames[0] - 24000) <= 3 && abs(frames[1] - 25920) <= 3)
+    }
+
+    @Test("a racket hit is classified as racket, a table bounce as table")
+    func kinds() throws {
+        let scene = ImpactSignals.scene(seconds: 1.2, rate: 48000, events: [
+            (0.4, ImpactSignals.impact(table: false, rate: 48000)), (0.8, ImpactSignals.impact(table: true, rate: 48000)),
+        ])
+        #expect(try detect(scene).map(\.kind) == [.racket, .table])
+    }
+
+    @Test("a hand clap is rejected, not reported")
+    func clapRejected() throws {
+        let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, ImpactSignals.clap(rate: 48000))])
+        #expect(try detect(scene).isEmpty)
+    }
+
+    @Test("silence and steady noise give nothing")
+    func silenceAndNoise() throws {
+        #expect(try detect([Float](repeating: 0, count: 48000)).isEmpty)
+        #expect(try detect(ImpactSignals.scene(seconds: 2, rate: 48000, noise: 0.1, events: [])).isEmpty)
+    }
+
+    @Test("an impact split across chunk boundaries gives the same result as one chunk", arguments: [1, 7, 64, 333, 48000])
+    func chunking(chunk: Int) throws {
+        let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [
+            (0.3, ImpactSignals.impact(table: true, rate: 48000)), (0.7, ImpactSignals.impact(table: false, rate: 48000)),
+        ])
+        let whole = try detect(scene, chunk: scene.count)
+        #expect(whole.count == 2)
+        #expect(try detect(scene, chunk: chunk) == whole)
+    }
+
+    @Test("44.1 kHz input is timed in its own samples")
+    func rate44k() throws {
+        let scene = ImpactSignals.scene(seconds: 1, rate: 44100, events: [(0.5, ImpactSignals.impact(table: true, rate: 44100))])
+        let impacts = try detect(scene, format: AudioFormat(sampleRate: 44100, channels: 1))
+        #expect(impacts.count == 1)
+        #expect(abs((impacts.first?.frame ?? 0) - 22050) <= 3)
+        #expect(abs((impacts.first?.time ?? 0) - 0.5) < 0.0001)
+    }
+
+    @Test("16 kHz input still detects the impact")
+    func rate16k() throws {
+        let scene = ImpactSignals.scene(seconds: 1, rate: 16000, events: [(0.5, ImpactSignals.impact(table: false, rate: 16000))])
+        let impacts = try detect(scene, format: AudioFormat(sampleRate: 16000, channels: 1))
+        #expect(impacts.count == 1)
+        #expect(abs((impacts.first?.frame ?? 0) - 8000) <= 3)
+    }
+
+    @Test("stereo input is mixed down and timed in frames")
+    func stereo() throws {
+        let mono = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, ImpactSignals.impact(table: true, rate: 48000))])
+        let stereo = mono.flatMap { [$0, $0 * 0.5] }
+        let impacts = try detect(stereo, format: AudioFormat(sampleRate: 48000, channels: 2))
+        #expect(impacts.count == 1)
+        #expect(abs((impacts.first?.frame ?? 0) - 24000) <= 3)
+    }
+
+    @Test("an empty chunk is a no-op and a half frame at the end of a stereo chunk is ignored")
+    func emptyAndRaggedChunks() throws {
+        let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 2))
+        var count = 0
+        detector.process(UnsafeBufferPointer(start: nil, count: 0)) { _ in count += 1 }
+        [Float](repeating: 0, count: 3).withUnsafeBufferPointer { detector.process($0) { _ in count += 1 } }
+        #expect(count == 0)
+    }
+
+    @Test("the event is reported at most 10 ms of audio after its onset")
+    func reportLatency() throws {
+        let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1))
+        let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, ImpactSignals.impact(table: true, rate: 48000))])
+        var fed = 0
+        var reportedAfter: Int?
+        scene.withUnsafeBufferPointer { all in
+            // Feed 1 ms at a time and note how much audio had arrived when the event came.
+            while fed < all.count, reportedAfter == nil {
+                let end = min(all.count, fed + 48)
+                detector.process(UnsafeBufferPointer(rebasing: all[fed..<end])) { _ in reportedAfter = end }
+                fed = end
+            }
+        }
+        let after = try #require(reportedAfter)
+        #expect(after - 24000 <= 480, "reported \(Double(after - 24000) / 48) ms after the onset")
+    }
+
+    @Test("rates below 8 kHz and odd channel counts are rejected with a message")
+    func badFormats() {
+        #expect(throws: AudioError.self) { try ImpactDetector(format: AudioFormat(sampleRate: 4000, channels: 1)) }
+        #expect(throws: AudioError.self) { try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 0)) }
+    }
+}
