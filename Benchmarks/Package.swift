@@ -20,5 +20,14 @@ let package = Package(
             path: "Benchmarks/Codecs",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Detector",
+            dependencies: [
+                .product(name: "BounceDetector", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Detector",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
