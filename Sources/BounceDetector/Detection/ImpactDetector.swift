@@ -86,40 +86,50 @@ public final class ImpactDetector {
         let channels = format.channels
         let frames = samples.count / channels
         guard frames > 0, let base = samples.baseAddress else { return }
-        for f in 0..<frames {
-            var mono = base[f * channels]
-            if channels > 1 {
-                for c in 1..<channels { mono += base[f * channels + c] }
-                mono *= inverseChannels
+        var frame = 0
+        while frame < frames {
+            // Run up to the next hop boundary on local copies of the per-sample state.
+            let count = min(frames - frame, parameters.hop - hopPhase)
+            var filter = highPass
+            var index = written
+            let scale = inverseChannels
+            for f in frame..<(frame + count) {
+                var mono = base[f * channels]
+                if channels > 1 {
+                    for c in 1..<channels { mono += base[f * channels + c] }
+                    mono *= scale
+                }
+                raw.write(mono, at: index)
+                highPassed.write(filter.1.process(filter.0.process(mono)), at: index)
+                index += 1
             }
-            push(mono, onImpact: onImpact)
+            highPass = filter
+            written = index
+            hopPhase += count
+            frame += count
+            if hopPhase == parameters.hop {
+                hopPhase = 0
+                endOfHop(onImpact: onImpact)
+            }
         }
     }
 
     /// Ends the stream: flushes a pending candidate by feeding silence past its decision point.
     public func finish(onImpact: (Impact) -> Void) {
-        guard pending != nil else { return }
-        for _ in 0..<(parameters.decisionDelay + parameters.fftSize + parameters.hop) where pending != nil {
-            push(0, onImpact: onImpact)
-        }
-    }
-
-    @inline(__always)
-    private func push(_ sample: Float, onImpact: (Impact) -> Void) {
-        raw.write(sample, at: written)
-        highPassed.write(highPass.1.process(highPass.0.process(sample)), at: written)
-        written += 1
-        hopPhase += 1
-        if hopPhase == parameters.hop {
-            hopPhase = 0
-            endOfHop(onImpact: onImpact)
+        var remaining = parameters.decisionDelay + parameters.fftSize + parameters.hop
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: format.channels * parameters.hop) { zeros in
+            zeros.initialize(repeating: 0)
+            while pending != nil, remaining > 0 {
+                process(UnsafeBufferPointer(zeros), onImpact: onImpact)
+                remaining -= parameters.hop
+            }
         }
     }
 
     private func endOfHop(onImpact: (Impact) -> Void) {
         let n = parameters.fftSize
-        let frameStart = written - Int64(n)
-        for i in 0..<n { fft.input[i] = raw[frameStart + Int64(i)] * window[i] }
+        let frame = raw.span(from: written - Int64(n))
+        for i in 0..<n { fft.input[i] = frame[i] * window[i] }
         fft.forward()
         let adapting = written >= quietUntil
         let strength = flux.update(fft, adapt: adapting ? adaptRate : 0)
