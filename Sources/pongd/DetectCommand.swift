@@ -35,10 +35,9 @@ struct DetectCommand: ParsableCommand {
             var source = try AudioFile.open(path: file)
             let overrides = Self.parseTuning(tune)
             var classifier = ImpactClassifier()
-            if let v = overrides["tonality"] { classifier.minimumTonality = Float(v) }
-            if let v = overrides["decay"] { classifier.maximumDecayDB = Float(v) }
+            if let v = overrides["accept"] { classifier.acceptance = Float(v) }
             if let v = overrides["attack"] { classifier.minimumAttackDB = Float(v) }
-            if let v = overrides["contrast"] { classifier.minimumPeakContrastDB = Float(v) }
+            if let v = overrides["decay"] { classifier.maximumDecayDB = Float(v) }
             if let v = overrides["centroid"] { classifier.tableCentroidHz = Float(v) }
             if let v = overrides["high"] { classifier.maximumHighShare = Float(v) }
             let detector = try ImpactDetector(format: source.format, classifier: classifier) { p in
@@ -49,13 +48,15 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["bg"] { p.backgroundSeconds = v }
                 if let v = overrides["noise"] { p.onsetNoiseFactor = Float(v) }
                 if let v = overrides["share"] { p.onsetPeakShare = Float(v) }
+                if let v = overrides["gap"] { p.onsetGapSeconds = v }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux in
-                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f\n", Double(onset) / rate, flux,
-                                            f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB)
+                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f\n", Double(onset) / rate, flux,
+                                            f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
+                                            f.ringingTonality, f.ringingContrastDB)
                 }
             }
             try source.forEachChunk { chunk in

@@ -6,9 +6,9 @@ import Testing
 struct ImpactClassifierTests {
     private let classifier = ImpactClassifier()
     private let ball = ImpactFeatures(snrDB: 20, centroidHz: 3800, tonality: 0.85, highShare: 0.1, decayDB: -12,
-                                      attackDB: 15, peakContrastDB: 10)
+                                      attackDB: 15, peakContrastDB: 10, ringingTonality: 0.8, ringingContrastDB: 8)
 
-    @Test("a bright, tonal, decaying, abrupt sound is a table bounce; a dull one a racket hit")
+    @Test("a bright, tonal, abrupt sound is a table bounce; a dull one a racket hit; in between, unknown")
     func kinds() {
         #expect(classifier.classify(ball)?.kind == .table)
         var dull = ball
@@ -19,31 +19,53 @@ struct ImpactClassifierTests {
         #expect(classifier.classify(between)?.kind == .unknown)
     }
 
-    @Test("noise-like, hi-hat-like, soft-attack and sustained sounds are rejected")
+    @Test("a clap-like sound (noisy, broad peaks) is rejected however abrupt and loud it is")
+    func clapRejected() {
+        let clap = ImpactFeatures(snrDB: 30, centroidHz: 2500, tonality: 0.55, highShare: 0.1, decayDB: -6,
+                                  attackDB: 35, peakContrastDB: 1, ringingContrastDB: 1)
+        #expect(classifier.isImpulsive(clap))
+        #expect(classifier.resonanceProbability(clap) < classifier.acceptance)
+        #expect(classifier.classify(clap) == nil)
+    }
+
+    @Test("hi-hat-like, soft-onset and sustained sounds are not impacts")
     func rejections() {
-        var noisy = ball
-        noisy.tonality = 0.3
-        #expect(classifier.classify(noisy) == nil)
         var hiHat = ball
         hiHat.highShare = 0.9
         #expect(classifier.classify(hiHat) == nil)
         var soft = ball
-        soft.attackDB = 2
+        soft.attackDB = 5
         #expect(classifier.classify(soft) == nil)
         var sustained = ball
-        sustained.decayDB = 6
+        sustained.decayDB = 8
         #expect(classifier.classify(sustained) == nil)
     }
 
-    @Test("confidence grows with tonality and attack and stays in 0…1")
+    @Test("more tonal, narrower and longer-ringing peaks all raise the resonance probability")
+    func monotonic() {
+        let base = classifier.resonanceProbability(ball)
+        var moreTonal = ball
+        moreTonal.tonality = 0.95
+        var narrower = ball
+        narrower.peakContrastDB += 3
+        var ringing = ball
+        ringing.ringingContrastDB += 3
+        var louder = ball
+        louder.snrDB += 20
+        for better in [moreTonal, narrower, ringing] {
+            #expect(classifier.resonanceProbability(better) > base)
+        }
+        #expect(classifier.resonanceProbability(louder) == base, "loudness alone never makes a ball")
+    }
+
+    @Test("confidence is in 0…1 and grows with the attack's clearance")
     func confidence() throws {
-        var weak = ball
-        weak.tonality = 0.6
-        weak.attackDB = 7
+        var faint = ball
+        faint.attackDB = 9
         let strong = try #require(classifier.classify(ball)).confidence
-        let faint = try #require(classifier.classify(weak)).confidence
-        #expect(strong > faint)
-        #expect(strong <= 1 && faint > 0)
+        let weak = try #require(classifier.classify(faint)).confidence
+        #expect(strong > weak)
+        #expect(strong <= 1 && weak > 0)
     }
 
     @Test("fastLog matches log over many decades")

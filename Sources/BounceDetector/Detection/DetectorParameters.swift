@@ -15,9 +15,9 @@ public struct DetectorParameters: Sendable, Equatable {
 
     /// Hops back to the flux's reference frame: a whole frame, so reference and current share no samples.
     public var fluxLag = 4
-    /// Log-power margin (nats) above a bin's background before a rise counts: ln 10 = 10 dB over the mean
-    /// log power, which noise exceeds in < 1 % of bins.
-    public var gateNats: Float = 2.302_585
+    /// Log-power margin (nats) above a bin's background before a rise counts: 1.4 nats ≈ 6 dB over the mean log
+    /// power, which a noise bin exceeds in about 3 % of frames; the classifier sorts out what else gets through.
+    public var gateNats: Float = 1.4
     /// Smallest flux (summed nats) that can trigger: about ten bins rising 10 dB over their floor at once.
     public var minimumFlux: Float = 22
     /// Multiples of the flux's running deviation above its running mean that trigger.
@@ -32,8 +32,12 @@ public struct DetectorParameters: Sendable, Equatable {
     public var noiseSeconds: Double = 0.004
     /// How far the high-passed signal must clear the local noise RMS to mark the onset.
     public var onsetNoiseFactor: Float = 4
-    /// …and at least this share of the event's peak amplitude, so a loud event is timed at its true start.
-    public var onsetPeakShare: Float = 0.12
+    /// …and at least this share of the event's peak amplitude (−8 dB): Opus pre-echo, ~11 dB under the edge, is skipped.
+    public var onsetPeakShare: Float = 0.4
+    /// The rising edge ends (walking back) after this long below the onset level: half a period at 800 Hz.
+    public var onsetGapSeconds: Double = 0.0006
+    /// From the main edge the onset may move back this far over the impact's quieter first samples.
+    public var onsetExtensionSeconds: Double = 0.0006
     /// Decision delay after the refined onset: the onset frame plus the decay window fit in it, and the
     /// report still comes within 10 ms of the onset.
     public let decisionDelay: Int

@@ -149,10 +149,12 @@ public final class ImpactDetector {
     private func trigger(strength: Float) {
         let searchEnd = written
         let searchStart = written - Int64(parameters.fftSize + parameters.hop)
-        guard let onset = OnsetRefiner.onset(
-            in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
-            noiseSamples: parameters.samples(parameters.noiseSeconds),
-            noiseFactor: parameters.onsetNoiseFactor, peakShare: parameters.onsetPeakShare)
+        let settings = OnsetRefiner.Settings(
+            noiseSamples: parameters.samples(parameters.noiseSeconds), noiseFactor: parameters.onsetNoiseFactor,
+            peakShare: parameters.onsetPeakShare, gapSamples: parameters.samples(parameters.onsetGapSeconds),
+            maximumExtension: parameters.samples(parameters.onsetExtensionSeconds))
+        guard let onset = OnsetRefiner.onset(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
+                                             settings: settings)
         else { return }
         pending = (onset, strength)
         refractoryUntil = onset + Int64(parameters.samples(parameters.refractorySeconds))

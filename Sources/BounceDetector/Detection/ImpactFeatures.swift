@@ -20,9 +20,13 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// How narrow the strongest peaks are: their power over the power three bins to either side, dB. A mode of
     /// the ball's shell is a resonance one Hann main lobe wide; a clap's band of noise is a broad hump.
     public var peakContrastDB: Float = 0
+    /// Tonality of the frame from 2.7 to 8 ms after the onset: a ball's modes still ring there, a clap is noise.
+    public var ringingTonality: Float = 0
+    /// Peak contrast of that late frame, dB.
+    public var ringingContrastDB: Float = 0
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
-                peakContrastDB: Float = 0) {
+                peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0) {
         self.snrDB = snrDB
         self.centroidHz = centroidHz
         self.tonality = tonality
@@ -30,6 +34,8 @@ public struct ImpactFeatures: Sendable, Equatable {
         self.decayDB = decayDB
         self.attackDB = attackDB
         self.peakContrastDB = peakContrastDB
+        self.ringingTonality = ringingTonality
+        self.ringingContrastDB = ringingContrastDB
     }
 }
 
@@ -38,20 +44,43 @@ struct FeatureExtractor {
     let parameters: DetectorParameters
     let window: UnsafeMutablePointer<Float>
 
-    /// Features of the impact starting at `onset`; the rings must hold `onset - fftSize/4 ..< onset + decisionDelay`.
+    /// Features of the impact starting at `onset`; the rings must hold `onset - 10 ms ..< onset + decisionDelay`.
     func measure(onset: Int64, raw: SampleRing, highPassed: SampleRing, fft: RealFFT, flux: SpectralFlux)
         -> ImpactFeatures
     {
+        let n = Int64(parameters.fftSize)
+        // The attack frame centres its weight just after the onset; the late frame (+2.7 … +8 ms) hears what still
+        // rings once the impact's noise burst has faded.
+        let attack = spectrum(from: onset - n / 4, raw: raw, fft: fft, flux: flux)
+        let ringing = spectrum(from: onset + n / 2, raw: raw, fft: fft, flux: flux)
+
+        // Levels in the high-passed signal. The floor is taken 10…3 ms before the onset, clear of codec pre-echo.
+        let floor = Self.energy(highPassed, from: onset - Int64(parameters.samples(0.010)), count: parameters.samples(0.007))
+        let early = Self.energy(highPassed, from: onset, count: parameters.samples(0.0025))
+        let late = Self.energy(highPassed, from: onset + Int64(parameters.samples(0.0055)), count: parameters.samples(0.0025))
+        let tiny: Float = 1e-20
+        return ImpactFeatures(
+            snrDB: 10 * log10(max(attack.excess, tiny) / max(attack.background, tiny)),
+            centroidHz: attack.centroidHz,
+            tonality: attack.tonality,
+            highShare: attack.highShare,
+            decayDB: 10 * log10(max(late - floor, tiny + 1e-3 * early) / max(early - floor, tiny)),
+            attackDB: 10 * log10(max(early, tiny) / max(floor, tiny)),
+            peakContrastDB: attack.contrastDB,
+            ringingTonality: ringing.tonality,
+            ringingContrastDB: ringing.contrastDB)
+    }
+
+    /// Spectral shape of the frame starting at `start`, relative to the running per-bin background.
+    private func spectrum(from start: Int64, raw: SampleRing, fft: RealFFT, flux: SpectralFlux) -> FrameSpectrum {
         let n = parameters.fftSize
-        // Centre the window's weight just after the onset: the attack and the modes' first milliseconds.
-        let start = onset - Int64(n / 4)
-        for i in 0..<n { fft.input[i] = raw[start + Int64(i)] * window[i] }
+        let frame = raw.span(from: start)
+        for i in 0..<n { fft.input[i] = frame[i] * window[i] }
         fft.forward()
 
         let bins = flux.bins
         let binHz = Float(parameters.sampleRate) / Float(n)
         var excessTotal: Float = 0, backgroundTotal: Float = 0, weighted: Float = 0, high: Float = 0
-        // Four strongest local maxima of the excess spectrum (value, bin), kept in a tiny fixed list.
         var peaks = TopPeaks()
         var previous: Float = 0, beforePrevious: Float = 0
         for k in bins {
@@ -62,36 +91,24 @@ struct FeatureExtractor {
             backgroundTotal += floor
             weighted += excess * Float(k) * binHz
             if Float(k) * binHz >= 6500 { high += excess }
-            // previous is a local maximum: add it with its two neighbours (a Hann main lobe).
+            // `previous` is a local maximum: count it with its two neighbours (a Hann main lobe).
             if k > bins.lowerBound + 1, previous >= beforePrevious, previous > excess {
                 peaks.insert(previous + beforePrevious + excess, bin: k - 1)
             }
             beforePrevious = previous
             previous = excess
         }
-        let peakEnergy = peaks.total
         var peakPower: Float = 0, flankPower: Float = 0
         for slot in 0..<TopPeaks.capacity where peaks.bin(slot) > 0 {
             let bin = peaks.bin(slot)
             peakPower += fft.power(bin)
             flankPower += 0.5 * (fft.power(max(bin - 3, 0)) + fft.power(min(bin + 3, n / 2)))
         }
-
-        // Ring-down in the high-passed signal.
-        let floor = Self.energy(highPassed, from: onset - Int64(parameters.samples(0.0045)), count: parameters.samples(0.004))
-        let early = Self.energy(highPassed, from: onset, count: parameters.samples(0.0025))
-        let late = Self.energy(highPassed, from: onset + Int64(parameters.samples(0.0055)), count: parameters.samples(0.0025))
-        let tiny: Float = 1e-20
-
-        let safeTotal = max(excessTotal, 1e-20)
-        return ImpactFeatures(
-            snrDB: 10 * log10(max(excessTotal, 1e-20) / max(backgroundTotal, 1e-20)),
-            centroidHz: weighted / safeTotal,
-            tonality: min(1, peakEnergy / safeTotal),
-            highShare: high / safeTotal,
-            decayDB: 10 * log10(max(late - floor, tiny + 1e-3 * early) / max(early - floor, tiny)),
-            attackDB: 10 * log10(max(early, tiny) / max(floor, tiny)),
-            peakContrastDB: 10 * log10(max(peakPower, tiny) / max(flankPower, tiny)))
+        let total = max(excessTotal, 1e-20)
+        return FrameSpectrum(
+            excess: excessTotal, background: backgroundTotal, centroidHz: weighted / total,
+            tonality: min(1, peaks.total / total), highShare: high / total,
+            contrastDB: 10 * log10(max(peakPower, 1e-20) / max(flankPower, 1e-20)))
     }
 
     private static func energy(_ ring: SampleRing, from start: Int64, count: Int) -> Float {
@@ -102,6 +119,16 @@ struct FeatureExtractor {
         }
         return sum / Float(max(count, 1))
     }
+}
+
+/// What one analysis frame says about a candidate.
+struct FrameSpectrum {
+    var excess: Float
+    var background: Float
+    var centroidHz: Float
+    var tonality: Float
+    var highShare: Float
+    var contrastDB: Float
 }
 
 /// The four largest values seen, with their bins; fixed size, no allocation.

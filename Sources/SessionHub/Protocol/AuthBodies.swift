@@ -1,0 +1,52 @@
+/// `POST /auth/signup` body: `{name, email, password, acceptTerms}`.
+package struct SignupRequest: Codable, Hashable, Sendable {
+    /// Full name (1–100 characters after trimming).
+    package var name: String
+    /// Email address.
+    package var email: String
+    /// Password (≥ 10 characters, not a common one).
+    package var password: String
+    /// Must be true.
+    package var acceptTerms: Bool
+
+    package init(name: String, email: String, password: String, acceptTerms: Bool) {
+        self.name = name
+        self.email = email
+        self.password = password
+        self.acceptTerms = acceptTerms
+    }
+}
+
+/// `POST /auth/login` body: `{email, password}`.
+package struct LoginRequest: Codable, Hashable, Sendable {
+    /// Email address.
+    package var email: String
+    /// Password.
+    package var password: String
+
+    package init(email: String, password: String) {
+        self.email = email
+        self.password = password
+    }
+}
+
+/// `POST /auth/guest` body: `{}` (any fields are ignored).
+package struct GuestRequest: Codable, Hashable, Sendable {
+    package init() {}
+}
+
+/// Answer of signup (201), login (200) and guest (201): `{userId, token}`, plus `guest: true` for a guest.
+package struct AuthResponse: Codable, Hashable, Sendable {
+    /// The account.
+    package var userId: UserID
+    /// Bearer token for 🔒 endpoints and the player WebSocket's `?token=`.
+    package var token: String
+    /// `true` for a guest; left out otherwise.
+    package var guest: Bool?
+
+    package init(userId: UserID, token: String, guest: Bool? = nil) {
+        self.userId = userId
+        self.token = token
+        self.guest = guest
+    }
+}
