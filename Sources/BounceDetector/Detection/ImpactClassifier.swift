@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Two questions, kept apart so that neither can stand in for the other:
 /// 1. Is it an impact at all? Its first 2.5 ms must carry `minimumAttackDB` more energy than the room just before
-///    it, most of its energy must lie below 6.5 kHz (else a hi-hat or cymbal) and it must not grow after its onset
-///    (a voice or squeak).
+///    it, most of its energy must lie below 6.5 kHz (else a hi-hat or cymbal), and 6 ms on it must have rung down
+///    from its loudest moment (else a voice or squeak).
 /// 2. Is it a ball rather than another transient (a clap, a footstep, a dropped object)? A struck celluloid shell
 ///    rings at a few narrow resonances; claps and shuffles are bands of noise. A three-term logistic score over
 ///    tonality, onset peak contrast and the peak contrast 2.7–8 ms later answers it. Its weights were fitted by
@@ -18,8 +18,9 @@ public struct ImpactClassifier: Sendable, Equatable {
     public var minimumAttackDB: Float = 8
     /// Above this share of energy over 6.5 kHz the sound is a hi-hat or cymbal, not a ball.
     public var maximumHighShare: Float = 0.75
-    /// Energy 5.5–8 ms after the onset may not exceed the attack's by more than this (dB): balls ring down.
-    public var maximumDecayDB: Float = 6
+    /// Energy 6–8 ms after the onset must be this far below the first 5 ms' loudest millisecond (dB): balls ring
+    /// down; a sound that is as loud 6 ms on as at its peak is held (a voice, a squeak).
+    public var maximumDecayDB: Float = -1
     /// Resonance probability at which an impact is reported as a ball.
     public var acceptance: Float = 0.5
     /// Excess centroid separating table bounces (shell modes, 2–8 kHz) from racket hits (1–4 kHz and a thud):

@@ -12,8 +12,9 @@ public struct ImpactFeatures: Sendable, Equatable {
     public var tonality: Float
     /// Share of the excess energy above 6.5 kHz: a hi-hat or cymbal has almost only that.
     public var highShare: Float
-    /// Energy 5.5–8 ms after the onset relative to the first 2.5 ms, both less the pre-onset floor, dB (high-passed
-    /// signal): impacts ring down, voices, notes and squeaks are sustained.
+    /// Energy 6–8 ms after the onset relative to the loudest 1 ms of the first 5 ms, both less the pre-onset floor,
+    /// dB (high-passed signal): impacts ring down from their peak, voices and squeaks hold or grow. Anchored on the
+    /// peak, it stays right when codec pre-echo pulls the onset early.
     public var decayDB: Float
     /// Energy of the first 2.5 ms over the 4 ms before the onset, dB (high-passed signal).
     public var attackDB: Float
@@ -57,14 +58,19 @@ struct FeatureExtractor {
         // Levels in the high-passed signal. The floor is taken 10…3 ms before the onset, clear of codec pre-echo.
         let floor = Self.energy(highPassed, from: onset - Int64(parameters.samples(0.010)), count: parameters.samples(0.007))
         let early = Self.energy(highPassed, from: onset, count: parameters.samples(0.0025))
-        let late = Self.energy(highPassed, from: onset + Int64(parameters.samples(0.0055)), count: parameters.samples(0.0025))
+        let late = Self.energy(highPassed, from: onset + Int64(parameters.samples(0.006)), count: parameters.samples(0.002))
+        let block = parameters.samples(0.001)
+        var loudest: Float = 0
+        for step in 0..<9 {  // 1 ms blocks every 0.5 ms over the first 5 ms
+            loudest = max(loudest, Self.energy(highPassed, from: onset + Int64(step * block / 2), count: block))
+        }
         let tiny: Float = 1e-20
         return ImpactFeatures(
             snrDB: 10 * log10(max(attack.excess, tiny) / max(attack.background, tiny)),
             centroidHz: attack.centroidHz,
             tonality: attack.tonality,
             highShare: attack.highShare,
-            decayDB: 10 * log10(max(late - floor, tiny + 1e-3 * early) / max(early - floor, tiny)),
+            decayDB: 10 * log10(max(late - floor, tiny + 1e-3 * loudest) / max(loudest - floor, tiny)),
             attackDB: 10 * log10(max(early, tiny) / max(floor, tiny)),
             peakContrastDB: attack.contrastDB,
             ringingTonality: ringing.tonality,
