@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Fit ImpactClassifier's logistic weights on tuning candidates only (seeds 2 and 4; never 1 or 3).
+"""Fit ImpactClassifier's resonance weights on tuning candidates only (gen_corpus seeds 2 and 4; never 1 or 3).
 
-  pongd detect <tuning file> --candidates <file>.cand --tune attack=-99,tonality=0,decay=99,high=1,contrast=-99
-  python3 fit_classifier.py --events dev=dev_events.csv --events dev4=dev4_events.csv CAND...
-  (a candidate file is named <set>_<snr>_<wav|opus>.cand, e.g. t_dev4_00_opus.cand; the set picks its labels)
+  pongd detect <tuning file> --candidates t_<set>_<snr>_<wav|opus>.cand --tune accept=0,attack=-99,decay=99,high=1
+  python3 fit_classifier.py --events dev=dev_events.csv --events dev4=dev4_events.csv t_*.cand
 
-A candidate is positive when a labelled ball impact lies within +-5 ms of it. Features are ImpactFeatures' physical
-ones, clipped to the ranges below so one odd frame cannot dominate. Prints Swift-ready means, scales and weights,
-and the mean tuning F1 for a range of probability thresholds.
+The classifier asks two questions (see ImpactClassifier.swift): is the sound impulsive (attack, high share, decay:
+fixed physical rules, applied here too), and does it ring at resonances like a struck shell? The second is a
+logistic score over tonality, late peak contrast and peak persistence, fitted here on
+candidates clean enough to judge (attack >= 10 dB). A candidate is positive when a labelled ball impact lies within
++-5 ms. Prints Swift-ready terms and the mean tuning F1 (+-5 ms) per acceptance threshold.
 """
 import argparse
 import csv
@@ -15,14 +16,14 @@ import re
 
 import numpy as np
 
-FEATURES = [  # name, clip range. Decay and ringing tonality are left out: at low SNR their estimates are noise
-    # (they fitted with unphysical signs); high share is a hard rule in the classifier instead.
-    ("attack_db", (-10, 40)), ("tonality", (0, 1)), ("contrast_db", (-10, 20)), ("ring_contrast_db", (-10, 20)),
-    ("snr_db", (-10, 40)),
+RESONANCE = [  # name, clip range. The onset frame's peak contrast is left out: next to the late frame's it is
+    # redundant (it fitted with a small negative weight).
+    ("tonality", (0, 1)), ("ring_contrast_db", (-10, 20)), ("persistence", (0, 1)),
 ]
+MIN_ATTACK_DB, MAX_HIGH_SHARE, MAX_DECAY_DB, CLEAN_ATTACK_DB = 8.0, 0.75, -1.0, 10.0
 
 
-def f1(ev, t, win):
+def f1(ev, t, win=0.005):
     if len(t) == 0:
         return 0.0
     used = np.zeros(len(ev), bool)
@@ -49,13 +50,16 @@ def main():
     for path in a.cands:
         m = re.search(r"_([a-z0-9]+)_(\d\d)_(wav|opus)\.cand$", path)
         rows = list(csv.DictReader(open(path)))
-        X = np.array([[np.clip(float(r[n]), *rng) for n, rng in FEATURES] for r in rows])
-        t = np.array([float(r["time"]) for r in rows])
+        X = np.array([[np.clip(float(r[n]), *rng) for n, rng in RESONANCE] for r in rows])
+        col = {n: np.array([float(r[n]) for r in rows]) for n in ["attack_db", "high_share", "decay_db", "time"]}
         ev = events[m.group(1)]
-        y = np.array([1.0 if np.min(np.abs(ev - x)) <= 0.005 else 0.0 for x in t])
-        files.append((m.group(1), m.group(2), m.group(3), X, y, t, ev))
-    X = np.vstack([f[3] for f in files])
-    y = np.concatenate([f[4] for f in files])
+        y = np.array([1.0 if np.min(np.abs(ev - x)) <= 0.005 else 0.0 for x in col["time"]])
+        gate = (col["attack_db"] >= MIN_ATTACK_DB) & (col["high_share"] <= MAX_HIGH_SHARE) & \
+               (col["decay_db"] <= MAX_DECAY_DB)
+        files.append((m.group(2), m.group(3), X, y, col, gate, ev))
+    clean = [f[4]["attack_db"] >= CLEAN_ATTACK_DB for f in files]
+    X = np.vstack([f[2][c] for f, c in zip(files, clean)])
+    y = np.concatenate([f[3][c] for f, c in zip(files, clean)])
     mu, sd = X.mean(0), X.std(0) + 1e-9
     Z = np.hstack([(X - mu) / sd, np.ones((len(X), 1))])
     w = np.zeros(Z.shape[1])
@@ -63,17 +67,19 @@ def main():
         p = 1 / (1 + np.exp(-Z @ w))
         H = (Z * (p * (1 - p))[:, None]).T @ Z + 1.0 * np.eye(len(w))
         w -= np.linalg.solve(H, Z.T @ (p - y) + 1.0 * w)
-    print(f"candidates {len(y)}, balls {int(y.sum())}")
-    for (n, _), m_, s_, w_ in zip(FEATURES, mu, sd, w):
-        print(f"  {n:18s} mean {m_:9.4f} scale {s_:9.4f} weight {w_:+8.4f}")
-    print(f"  bias {w[-1]:+.4f}")
-    for th in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]:
+    print(f"clean candidates {len(y)}, balls {int(y.sum())}")
+    names = {"tonality": "tonality", "contrast_db": "contrast", "ring_contrast_db": "ringingContrast",
+             "persistence": "persistence"}
+    for (n, (lo, hi)), m_, s_, w_ in zip(RESONANCE, mu, sd, w):
+        print(f"    static let {names[n]} = Term(mean: {m_:.4f}, scale: {s_:.4f}, weight: {w_:.4f}, low: {lo}, high: {hi})")
+    print(f"    static let bias: Float = {w[-1]:.4f}")
+    for th in [0.3, 0.4, 0.5, 0.6, 0.7]:
         scores = {}
-        for st, snr, ext, Xf, yf, tf, ev in files:
+        for snr, ext, Xf, yf, col, gate, ev in files:
             pf = 1 / (1 + np.exp(-(np.hstack([(Xf - mu) / sd, np.ones((len(Xf), 1))]) @ w)))
-            scores.setdefault((snr, ext), []).append(f1(ev, tf[pf >= th], 0.005))
+            scores.setdefault((snr, ext), []).append(f1(ev, col["time"][gate & (pf >= th)]))
         mean = {k: np.mean(v) for k, v in scores.items()}
-        print(f"threshold {th}: mean {np.mean(list(mean.values())):.3f}  " +
+        print(f"acceptance {th}: mean {np.mean(list(mean.values())):.3f}  " +
               " ".join(f"{k[0]}{k[1][0]}:{v:.3f}" for k, v in sorted(mean.items())))
 
 

@@ -7,8 +7,9 @@ import Foundation
 ///    it, most of its energy must lie below 6.5 kHz (else a hi-hat or cymbal), and 6 ms on it must have rung down
 ///    from its loudest moment (else a voice or squeak).
 /// 2. Is it a ball rather than another transient (a clap, a footstep, a dropped object)? A struck celluloid shell
-///    rings at a few narrow resonances; claps and shuffles are bands of noise. A three-term logistic score over
-///    tonality, onset peak contrast and the peak contrast 2.7–8 ms later answers it. Its weights were fitted by
+///    rings at a few narrow resonances that stay put while it rings; claps and shuffles are bands of noise whose
+///    peaks land anywhere. A three-term logistic score over tonality, the peak contrast 2.7–8 ms after the onset,
+///    and the persistence of the onset's peaks into that late frame answers it. Its weights were fitted by
 ///    `Benchmarks/Scripts/fit_classifier.py` on clean (attack ≥ 10 dB) candidates of tuning recordings only
 ///    (gen_corpus seeds 2 and 4, never the test seeds 1 and 3); all three push towards "ball", as physics says.
 /// How loud a sound is never makes it a ball. The kind comes from the excess spectrum's centroid. Pure and
@@ -37,17 +38,17 @@ public struct ImpactClassifier: Sendable, Equatable {
     }
 
     // Fitted on tuning candidates (see the type's comment); clip ranges as in fit_classifier.py.
-    static let tonality = Term(mean: 0.8615, scale: 0.0911, weight: 1.0337, low: 0, high: 1)
-    static let contrast = Term(mean: 8.996, scale: 4.8659, weight: 0.0582, low: -10, high: 20)
-    static let ringingContrast = Term(mean: 7.7327, scale: 4.5363, weight: 0.7338, low: -10, high: 20)
-    static let bias: Float = 2.9345
+    static let tonality = Term(mean: 0.8599, scale: 0.0860, weight: 0.8569, low: 0, high: 1)
+    static let ringingContrast = Term(mean: 7.7526, scale: 4.5668, weight: 0.7319, low: -10, high: 20)
+    static let persistence = Term(mean: 0.8758, scale: 0.1722, weight: 0.6174, low: 0, high: 1)
+    static let bias: Float = 3.1309
 
     public init() {}
 
     /// The probability (0…1) that an impulsive sound with these features is a ringing ball rather than noise.
     public func resonanceProbability(_ features: ImpactFeatures) -> Float {
-        let score = Self.tonality(features.tonality) + Self.contrast(features.peakContrastDB)
-            + Self.ringingContrast(features.ringingContrastDB) + Self.bias
+        let score = Self.tonality(features.tonality) + Self.ringingContrast(features.ringingContrastDB)
+            + Self.persistence(features.peakPersistence) + Self.bias
         return 1 / (1 + exp(-score))
     }
 

@@ -25,9 +25,13 @@ public struct ImpactFeatures: Sendable, Equatable {
     public var ringingTonality: Float = 0
     /// Peak contrast of that late frame, dB.
     public var ringingContrastDB: Float = 0
+    /// Share of the onset frame's four strongest peaks (by energy) found again, within a bin, among the late frame's
+    /// peaks: a resonance is a line that stays put; the peaks of a band of noise land anywhere in each frame.
+    public var peakPersistence: Float = 0
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
-                peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0) {
+                peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0,
+                peakPersistence: Float = 0) {
         self.snrDB = snrDB
         self.centroidHz = centroidHz
         self.tonality = tonality
@@ -37,6 +41,7 @@ public struct ImpactFeatures: Sendable, Equatable {
         self.peakContrastDB = peakContrastDB
         self.ringingTonality = ringingTonality
         self.ringingContrastDB = ringingContrastDB
+        self.peakPersistence = peakPersistence
     }
 }
 
@@ -74,7 +79,8 @@ struct FeatureExtractor {
             attackDB: 10 * log10(max(early, tiny) / max(floor, tiny)),
             peakContrastDB: attack.contrastDB,
             ringingTonality: ringing.tonality,
-            ringingContrastDB: ringing.contrastDB)
+            ringingContrastDB: ringing.contrastDB,
+            peakPersistence: attack.peaks.persistence(in: ringing.peaks))
     }
 
     /// Spectral shape of the frame starting at `start`, relative to the running per-bin background.
@@ -114,7 +120,7 @@ struct FeatureExtractor {
         return FrameSpectrum(
             excess: excessTotal, background: backgroundTotal, centroidHz: weighted / total,
             tonality: min(1, peaks.total / total), highShare: high / total,
-            contrastDB: 10 * log10(max(peakPower, 1e-20) / max(flankPower, 1e-20)))
+            contrastDB: 10 * log10(max(peakPower, 1e-20) / max(flankPower, 1e-20)), peaks: peaks)
     }
 
     private static func energy(_ ring: SampleRing, from start: Int64, count: Int) -> Float {
@@ -135,6 +141,7 @@ struct FrameSpectrum {
     var tonality: Float
     var highShare: Float
     var contrastDB: Float
+    var peaks: TopPeaks
 }
 
 /// The four largest values seen, with their bins; fixed size, no allocation.
@@ -151,6 +158,28 @@ struct TopPeaks {
         case 1: slots.1
         case 2: slots.2
         default: slots.3
+        }
+    }
+
+    /// Energy-weighted share of these peaks that `other` also has within one bin.
+    func persistence(in other: TopPeaks) -> Float {
+        var kept: Float = 0
+        for slot in 0..<Self.capacity where bin(slot) > 0 {
+            for otherSlot in 0..<Self.capacity where other.bin(otherSlot) > 0 && abs(other.bin(otherSlot) - bin(slot)) <= 1 {
+                kept += value(slot)
+                break
+            }
+        }
+        return total > 0 ? kept / total : 0
+    }
+
+    /// The value in slot `index`.
+    func value(_ index: Int) -> Float {
+        switch index {
+        case 0: values.0
+        case 1: values.1
+        case 2: values.2
+        default: values.3
         }
     }
 
