@@ -10,13 +10,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Largest accepted request body (a 2 MB photo as base64 plus JSON).
     static let maxBodyBytes = 3 * 1024 * 1024
 
-    private let router: HTTPRouter
+    private let router: any HTTPRouting
     private let logger: Logger
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var bodyTooLarge = false
 
-    init(router: HTTPRouter, logger: Logger) {
+    init(router: any HTTPRouting, logger: Logger) {
         self.router = router
         self.logger = logger
     }
@@ -36,14 +36,27 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let requestHead = head else { return }
             head = nil
-            let response = bodyTooLarge
-                ? HTTPResponse.error(.payloadTooLarge(limit: Self.maxBodyBytes))
-                : router.respond(method: requestHead.method.rawValue, path: requestHead.uri, body: body)
-            logger.debug("request", metadata: [
-                "http.method": "\(requestHead.method.rawValue)", "http.path": "\(requestHead.uri)",
-                "http.status": "\(response.status)",
-            ])
-            write(response, for: requestHead, context: context)
+            if bodyTooLarge {
+                write(.error(.payloadTooLarge(limit: Self.maxBodyBytes)), for: requestHead, context: context)
+                return
+            }
+            var headers: [String: String] = [:]
+            for (name, value) in requestHead.headers { headers[name.lowercased()] = value }
+            let request = HTTPRequest(method: requestHead.method.rawValue, uri: requestHead.uri, headers: headers,
+                                      body: body, remoteAddress: context.channel.remoteAddress?.ipAddress ?? "unknown")
+            let loop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            let logger = logger
+            router.respond(to: request) { response in
+                loop.execute {
+                    let (handler, context) = bound.value
+                    logger.debug("request", metadata: [
+                        "http.method": "\(requestHead.method.rawValue)", "http.path": "\(request.path)",
+                        "http.status": "\(response.status)",
+                    ])
+                    handler.write(response, for: requestHead, context: context)
+                }
+            }
         }
     }
 

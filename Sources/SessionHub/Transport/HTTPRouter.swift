@@ -1,6 +1,42 @@
-/// Maps a method and path to a response. Pure: no sockets, so it is tested without a server.
-package struct HTTPRouter: Sendable {
+/// One complete HTTP request as the routes see it.
+package struct HTTPRequest: Sendable {
+    /// GET, POST, …
+    package var method: String
+    /// The path and query as sent.
+    package var uri: String
+    /// Header fields (name lower-cased).
+    package var headers: [String: String]
+    /// The body bytes.
+    package var body: [UInt8]
+    /// The client's IP address.
+    package var remoteAddress: String
+
+    package init(method: String, uri: String, headers: [String: String] = [:], body: [UInt8] = [],
+                 remoteAddress: String = "unknown") {
+        self.method = method
+        self.uri = uri
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The path without the query.
+    package var path: String { uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri }
+}
+
+/// Answers complete HTTP requests. Called on an event loop: implementations must not block it.
+package protocol HTTPRouting: Sendable {
+    /// Produces the response, possibly later (work hops to a session queue or the store).
+    func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void)
+}
+
+/// The built-in routes: `/healthz`. Pure: no sockets, so it is tested without a server.
+package struct HTTPRouter: HTTPRouting {
     package init() {}
+
+    package func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        completion(respond(method: request.method, path: request.uri, body: request.body))
+    }
 
     /// The response for one complete request.
     package func respond(method: String, path: String, body: [UInt8]) -> HTTPResponse {

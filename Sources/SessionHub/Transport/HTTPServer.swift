@@ -1,10 +1,15 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 import ServiceLifecycle
 
-/// The pongd HTTP (and, later, WebSocket) listener, run as a ServiceLifecycle service.
+/// The pongd HTTP and WebSocket listener, run as a ServiceLifecycle service.
+///
+/// Requests go to the `HTTPRouter`; an upgrade to a WebSocket endpoint path (`WebSocketEndpoint`) hands the socket
+/// to the `WebSocketRoute`.
 ///
 /// `run()` binds, serves until graceful shutdown is triggered, then stops accepting and closes the listener.
 public final class HTTPServer: Service, Sendable {
@@ -24,15 +29,24 @@ public final class HTTPServer: Service, Sendable {
     private let configuration: Configuration
     private let group: any EventLoopGroup
     private let logger: Logger
-    private let router: HTTPRouter
+    private let router: any HTTPRouting
+    private let webSockets: (any WebSocketRoute)?
     private let bound: EventLoopPromise<Int>
+    private let connectionIDs = NIOLockedValueBox<UInt64>(0)
 
-    public init(configuration: Configuration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                logger: Logger) {
+    /// A server with only the built-in routes (`/healthz`).
+    public convenience init(configuration: Configuration,
+                            group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
+        self.init(configuration: configuration, group: group, logger: logger, router: HTTPRouter(), webSockets: nil)
+    }
+
+    package init(configuration: Configuration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                 logger: Logger, router: any HTTPRouting, webSockets: (any WebSocketRoute)?) {
         self.configuration = configuration
         self.group = group
         self.logger = logger
-        self.router = HTTPRouter()
+        self.router = router
+        self.webSockets = webSockets
         self.bound = group.any().makePromise(of: Int.self)
     }
 
@@ -61,15 +75,54 @@ public final class HTTPServer: Service, Sendable {
     private func makeBootstrap() -> ServerBootstrap {
         let router = router
         let logger = logger
+        let webSockets = webSockets
+        let connectionIDs = connectionIDs
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(HTTPHandler(router: router, logger: logger))
+                    let httpHandler = HTTPHandler(router: router, logger: logger)
+                    var upgraders: [any HTTPServerProtocolUpgrader & Sendable] = []
+                    if let webSockets {
+                        upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs))
+                    }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withServerUpgrade: upgraders.isEmpty ? nil : (upgraders: upgraders, completionHandler: { context in
+                            context.pipeline.syncOperations.removeHandler(httpHandler, promise: nil)
+                        }),
+                        withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(httpHandler)
                 }
             }
+    }
+
+    /// Upgrades requests for a WebSocket endpoint path; other requests stay HTTP (and get 404 from the router).
+    private static func webSocketUpgrader(route: any WebSocketRoute, ids: NIOLockedValueBox<UInt64>)
+        -> NIOWebSocketServerUpgrader
+    {
+        NIOWebSocketServerUpgrader(
+            maxFrameSize: WebSocketLimits.maxFrameBytes,
+            automaticErrorHandling: true,
+            shouldUpgrade: { channel, head in
+                channel.eventLoop.makeSucceededFuture(WebSocketEndpoint(uri: head.uri) == nil ? nil : HTTPHeaders())
+            },
+            upgradePipelineHandler: { channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    guard let endpoint = WebSocketEndpoint(uri: head.uri) else { throw ChannelError.inappropriateOperationForState }
+                    let id = ids.withLockedValue { value in
+                        value += 1
+                        return value
+                    }
+                    let connection = WebSocketConnection(
+                        id: id, endpoint: endpoint, remoteAddress: channel.remoteAddress?.ipAddress ?? "unknown",
+                        channel: channel)
+                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                        maxAccumulatedFrameSize: WebSocketLimits.maxFrameBytes))
+                    try channel.pipeline.syncOperations.addHandler(WebSocketHandler(connection: connection, route: route))
+                }
+            })
     }
 }

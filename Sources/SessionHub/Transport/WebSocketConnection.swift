@@ -1,0 +1,130 @@
+import NIOCore
+import NIOWebSocket
+
+/// Which socket a WebSocket is, from its path: a player's (`/sessions/{code}/player/{userId}`) or the host's
+/// dashboard (`/sessions/{code}/dashboard`), with the `?token=` it presented.
+package struct WebSocketEndpoint: Hashable, Sendable {
+    package enum Role: Hashable, Sendable { case player(userId: String), dashboard }
+
+    /// The session code as typed in the path (normalised by the hub).
+    package var sessionCode: String
+    /// Player or dashboard.
+    package var role: Role
+    /// The bearer token from the query (browsers cannot set headers on a WebSocket).
+    package var token: String?
+
+    /// Parses a request URI; nil when the path is not a WebSocket endpoint.
+    package init?(uri: String) {
+        let parts = uri.split(separator: "?", maxSplits: 1)
+        let path = parts.first.map(String.init) ?? uri
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var token: String?
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                if kv.count == 2, kv[0] == "token" { token = String(kv[1]).removingPercentEncodingSafely }
+            }
+        }
+        switch segments.count {
+        case 4 where segments[0] == "sessions" && segments[2] == "player" && !segments[3].isEmpty:
+            role = .player(userId: segments[3])
+        case 3 where segments[0] == "sessions" && segments[2] == "dashboard":
+            role = .dashboard
+        default:
+            return nil
+        }
+        sessionCode = segments[1]
+        self.token = token
+    }
+}
+
+extension String {
+    /// Percent-decoding that returns the input unchanged when it is not valid percent-encoding.
+    fileprivate var removingPercentEncodingSafely: String {
+        var bytes: [UInt8] = []
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { return self }
+            bytes.append(value)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// One open WebSocket, as the hub sees it: an id, its endpoint and client address, and thread-safe ways to write.
+package final class WebSocketConnection: Sendable, Hashable {
+    /// Unique per process.
+    package let id: UInt64
+    /// What the socket is for.
+    package let endpoint: WebSocketEndpoint
+    /// The client's IP address, for logs and per-address limits.
+    package let remoteAddress: String
+    private let channel: any Channel
+
+    package init(id: UInt64, endpoint: WebSocketEndpoint, remoteAddress: String, channel: any Channel) {
+        self.id = id
+        self.endpoint = endpoint
+        self.remoteAddress = remoteAddress
+        self.channel = channel
+    }
+
+    /// Sends a text frame; safe from any thread.
+    package func send(text: String) {
+        let channel = channel
+        channel.eventLoop.execute {
+            let buffer = channel.allocator.buffer(string: text)
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
+        }
+    }
+
+    /// Sends a close frame with `code` and `reason`, then closes the socket; safe from any thread.
+    package func close(code: UInt16, reason: String) {
+        let channel = channel
+        channel.eventLoop.execute {
+            var buffer = channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+            buffer.writeInteger(code)
+            buffer.writeString(String(reason.utf8.prefix(120)) ?? "")
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: buffer))
+                .whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    package static func == (lhs: WebSocketConnection, rhs: WebSocketConnection) -> Bool { lhs.id == rhs.id }
+    package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// Where a WebSocket's events go: implemented by the hub. Called on the socket's event loop; return quickly.
+package protocol WebSocketRoute: Sendable {
+    /// The upgrade completed.
+    func opened(_ connection: WebSocketConnection)
+    /// A complete text message of at most `WebSocketLimits.maxTextBytes`.
+    func received(text: [UInt8], from connection: WebSocketConnection)
+    /// A complete binary message (a media frame).
+    func received(binary: ByteBuffer, from connection: WebSocketConnection)
+    /// A text message over the cap arrived and was dropped; the socket stays open.
+    func oversized(bytes: Int, from connection: WebSocketConnection)
+    /// The socket closed, for whatever reason.
+    func closed(_ connection: WebSocketConnection)
+}
+
+/// Frame and rate limits of the WebSocket endpoints (docs/PROTOCOL.md).
+package enum WebSocketLimits {
+    /// Largest text message accepted; bigger ones get an `error` message and are dropped.
+    package static let maxTextBytes = 64 * 1024
+    /// Largest frame or reassembled message at all (a media frame); bigger ones close the socket (1009).
+    package static let maxFrameBytes = 256 * 1024
+    /// Text messages: burst and sustained rate per socket before it is closed with 4008.
+    package static let textBurst: Double = 60
+    package static let textPerSecond: Double = 30
+    /// Binary frames: burst and sustained rate per socket (video, audio and probe filler together).
+    package static let binaryBurst: Double = 4000
+    package static let binaryPerSecond: Double = 2000
+    /// Close code for a flooding socket.
+    package static let floodCloseCode: UInt16 = 4008
+}
