@@ -42,6 +42,9 @@ struct HTTPBodiesTests {
         #expect(throws: MessageDecodingError.invalidField("pointsToWin")) {
             try decode(CreateSessionRequest.self, #"{"mode":"rally","pointsToWin":15}"#)
         }
+        #expect(throws: MessageDecodingError.invalidField("pointsToWin")) {
+            try decode(CreateSessionRequest.self, #"{"mode":"rally","pointsToWin":11.5}"#)
+        }
         #expect(throws: MessageDecodingError.invalidField("mode")) {
             try decode(CreateSessionRequest.self, #"{"mode":"doubles","pointsToWin":11}"#)
         }
@@ -69,6 +72,8 @@ struct HTTPBodiesTests {
     @Test("streams/start field errors name the nested field", arguments: [
         (#"{"sessionCode":"ABC234","video":{"codec":"h265","quality":"720p","fps":30}}"#, "video.codec"),
         (#"{"sessionCode":"ABC234","video":{"codec":"vp8","quality":"720p","fps":24}}"#, "video.fps"),
+        (#"{"sessionCode":"ABC234","video":{"codec":"vp8","quality":"720p","fps":30.5}}"#, "video.fps"),
+        (#"{"sessionCode":"ABC234","audio":{"codec":"aac","sampleRate":1e400,"channels":1}}"#, "audio.sampleRate"),
         (#"{"sessionCode":"ABC234","audio":{"codec":"aac","sampleRate":100,"channels":1}}"#, "audio.sampleRate"),
         (#"{"sessionCode":"ABC234","audio":{"codec":"aac","sampleRate":44100,"channels":6}}"#, "audio.channels"),
         (#"{"sessionCode":"ABC234","audio":{"codec":"opus","sampleRate":48000,"channels":1,"preSkip":-3}}"#,

@@ -40,7 +40,8 @@ struct ReadinessTests {
 
     @Test("no display name fails the profile check")
     func profile() {
-        #expect(check(.profile) { $0.displayName = nil } == Check(id: .profile, status: .fail, message: "Enter your name"))
+        #expect(check(.profile) { $0.displayName = nil }
+            == Check(id: .profile, status: .fail, message: "Enter your name"))
         #expect(check(.profile) { $0.displayName = "" }?.status == .fail)
     }
 

@@ -46,9 +46,9 @@ struct ServerMessageTests {
         #expect(Set(dashboard.keys) == ["type", "lobby"])
     }
 
-    @Test("each server message has the contract's type and fields", arguments: [
-        (ServerMessage.readiness(ReadinessReport(checks: [.init(id: .battery, status: .warn, message: "Low")])),
-         "readiness", Set(["canBeReady", "checks"])),
+    static let samples: [(message: ServerMessage, type: String, keys: Set<String>)] = [
+        (.readiness(ReadinessReport(checks: [.init(id: .battery, status: .warn, message: "Low")])),
+         "readiness", ["canBeReady", "checks"]),
         (.probePing(ProbeStamp(id: 3, t: 99)), "probe.ping", ["id", "t"]),
         (.probeUpload(ProbeUpload(seconds: 2)), "probe.upload", ["seconds"]),
         (.connectionTest(Fixture.goodTest), "connectionTest",
@@ -63,13 +63,21 @@ struct ServerMessageTests {
          "stream", ["state", "resolution", "fps", "uploadKbps", "diagnostics"]),
         (.error(ErrorBody(code: "out_of_order", message: "Send hello first")), "error", ["code", "message"]),
         (.sessionEnded(SessionEnded(reason: .hostEnded)), "sessionEnded", ["reason"]),
-    ])
-    func fields(message: ServerMessage, type: String, keys: Set<String>) throws {
-        let text = try MessageCodec.encode(message)
-        let object = JSON.object(text)
-        #expect(object["type"] as? String == type)
-        #expect(Set(object.keys) == keys.union(["type"]))
-        #expect(try JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)) == message)
+        (.welcome(Welcome(playerId: PlayerID("p1"), resumeToken: "r", lobby: lobby)), "welcome",
+         ["playerId", "resumeToken", "lobby"]),
+        (.lobby(lobby), "lobby", ["code", "displayCode", "state", "host", "game", "players"]),
+    ]
+
+    @Test("each server message has the contract's type and fields, and decodes back to itself")
+    func fields() throws {
+        for sample in Self.samples {
+            let text = try MessageCodec.encode(sample.message)
+            let object = JSON.object(text)
+            #expect(object["type"] as? String == sample.type)
+            #expect(Set(object.keys) == sample.keys.union(["type"]))
+            #expect(try JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)) == sample.message)
+        }
+        #expect(Set(Self.samples.map(\.type)) == Set(ServerMessage.Kind.allCases.map(\.rawValue)))
     }
 
     @Test("readiness and error encode to stable text")

@@ -95,7 +95,7 @@ package struct PasswordHasher: Sendable {
         }
         guard values.count == 3, let logRounds = values["ln"], let blockSize = values["r"],
               let parallelism = values["p"],
-              let salt = Base64.urlDecoded(String(fields[3])), salt.count >= 8,
+              let salt = Base64.urlDecoded(String(fields[3])), salt.count >= 4,
               let hash = Base64.urlDecoded(String(fields[4])), (16...64).contains(hash.count)
         else { return nil }
         let parameters = Parameters(logRounds: logRounds, blockSize: blockSize, parallelism: parallelism)

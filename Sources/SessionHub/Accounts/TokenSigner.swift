@@ -20,8 +20,12 @@ package struct TokenSigner: Sendable {
     /// The token text for `token`.
     package func sign(_ token: AccessToken) -> String {
         let payload = Self.encodePayload(token.payload)
-        let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
-        return Base64.urlEncoded(payload) + "." + Base64.urlEncoded(Array(mac))
+        return Base64.urlEncoded(payload) + "." + Base64.urlEncoded(signature(of: payload))
+    }
+
+    /// HMAC-SHA256 of `payload` under this signer's key.
+    func signature(of payload: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: payload, using: key))
     }
 
     /// A token for `userId` of `kind`, valid from `now` for `lifetime`.

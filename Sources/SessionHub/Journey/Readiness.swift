@@ -13,9 +13,8 @@ package enum Readiness {
         /// Battery percentage below this (and not charging) warns.
         package var lowBatteryPercent: Double
 
-        package init(
-            connectionTestMaxAge: Duration = .seconds(300), latencyTargetMs: Double = 100, lowBatteryPercent: Double = 20
-        ) {
+        package init(connectionTestMaxAge: Duration = .seconds(300), latencyTargetMs: Double = 100,
+                     lowBatteryPercent: Double = 20) {
             self.connectionTestMaxAge = connectionTestMaxAge
             self.latencyTargetMs = latencyTargetMs
             self.lowBatteryPercent = lowBatteryPercent
@@ -130,21 +129,5 @@ package enum Readiness {
         return battery.level >= policy.lowBatteryPercent
             ? Check(id: .battery, status: .ok, message: "Battery \(level)%")
             : Check(id: .battery, status: .warn, message: "Low battery (\(level)%): plug in to keep playing")
-    }
-}
-
-/// Number texts for messages, without Foundation's formatters.
-enum Format {
-    /// `12.4`, `5.0`.
-    static func oneDecimal(_ value: Double) -> String {
-        guard value.isFinite, value > 0, value < 1e15 else { return "0.0" }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    /// `42`.
-    static func whole(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "0" }
-        return "\(Int(value.rounded()))"
     }
 }

@@ -34,6 +34,14 @@ extension ClientMessage {
             self.quality = quality
             self.fps = fps
         }
+
+        private enum CodingKeys: String, CodingKey { case quality, fps }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            quality = try container.decodeField(VideoQuality.self, forKey: .quality)
+            fps = try container.decodeField(FrameRate.self, forKey: .fps)
+        }
     }
 
     /// `battery {level, charging}`: `level` is a percentage from 0 to 100 (fractions allowed).
@@ -52,8 +60,8 @@ extension ClientMessage {
 
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            level = try container.decode(Double.self, forKey: .level)
-            charging = try container.decode(Bool.self, forKey: .charging)
+            level = try container.decodeField(Double.self, forKey: .level)
+            charging = try container.decodeField(Bool.self, forKey: .charging)
             guard (0...100).contains(level) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .level, in: container, debugDescription: "must be a number from 0 to 100")
@@ -87,5 +95,13 @@ package struct ProbeStamp: Codable, Hashable, Sendable {
     package init(id: Int, t: Int64) {
         self.id = id
         self.t = t
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, t }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeField(Int.self, forKey: .id)
+        t = try container.decodeField(Int64.self, forKey: .t)
     }
 }

@@ -13,6 +13,15 @@ package struct CreateSessionRequest: Codable, Hashable, Sendable {
         self.serveRule = serveRule
     }
 
+    private enum CodingKeys: String, CodingKey { case mode, pointsToWin, serveRule }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mode = try container.decodeField(GameMode.self, forKey: .mode)
+        pointsToWin = try container.decodeField(PointsToWin.self, forKey: .pointsToWin)
+        serveRule = try container.decodeFieldIfPresent(ServeRule.self, forKey: .serveRule)
+    }
+
     /// The settings the session starts with.
     package var settings: GameSettings {
         GameSettings(mode: mode, pointsToWin: pointsToWin, serveRule: serveRule ?? .standard)

@@ -16,6 +16,15 @@ package struct StreamStartRequest: Codable, Hashable, Sendable {
             self.quality = quality
             self.fps = fps
         }
+
+        private enum CodingKeys: String, CodingKey { case codec, quality, fps }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            codec = try container.decodeField(VideoCodec.self, forKey: .codec)
+            quality = try container.decodeField(VideoQuality.self, forKey: .quality)
+            fps = try container.decodeField(FrameRate.self, forKey: .fps)
+        }
     }
 
     /// `{codec, sampleRate, channels, preSkip?}`.
@@ -40,10 +49,10 @@ package struct StreamStartRequest: Codable, Hashable, Sendable {
 
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            codec = try container.decode(AudioCodec.self, forKey: .codec)
-            sampleRate = try container.decode(Int.self, forKey: .sampleRate)
-            channels = try container.decode(Int.self, forKey: .channels)
-            preSkip = try container.decodeIfPresent(Int.self, forKey: .preSkip)
+            codec = try container.decodeField(AudioCodec.self, forKey: .codec)
+            sampleRate = try container.decodeField(Int.self, forKey: .sampleRate)
+            channels = try container.decodeField(Int.self, forKey: .channels)
+            preSkip = try container.decodeFieldIfPresent(Int.self, forKey: .preSkip)
             guard (8000...192_000).contains(sampleRate) else {
                 throw DecodingError.dataCorruptedError(forKey: .sampleRate, in: container, debugDescription: "range")
             }

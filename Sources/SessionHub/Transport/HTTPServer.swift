@@ -84,13 +84,15 @@ public final class HTTPServer: Service, Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let httpHandler = HTTPHandler(router: router, logger: logger)
+                    let boundHandler = NIOLoopBound(httpHandler, eventLoop: channel.eventLoop)
                     var upgraders: [any HTTPServerProtocolUpgrader & Sendable] = []
                     if let webSockets {
                         upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs))
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        position: .last, withPipeliningAssistance: true,
                         withServerUpgrade: upgraders.isEmpty ? nil : (upgraders: upgraders, completionHandler: { context in
-                            context.pipeline.syncOperations.removeHandler(httpHandler, promise: nil)
+                            context.pipeline.syncOperations.removeHandler(boundHandler.value, promise: nil)
                         }),
                         withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(httpHandler)

@@ -56,8 +56,9 @@ final class WebSocketHandler: ChannelInboundHandler {
             let code = data.readInteger(as: UInt16.self) ?? 1000
             var reply = context.channel.allocator.buffer(capacity: 2)
             reply.writeInteger(code)
+            let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: reply)))
-                .whenComplete { _ in context.close(promise: nil) }
+                .whenComplete { _ in channel.close(promise: nil) }
         case .pong, .continuation:
             break
         default:

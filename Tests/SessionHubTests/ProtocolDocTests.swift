@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import SessionHub
+
+@Suite("docs/PROTOCOL.md stays true to the code")
+struct ProtocolDocTests {
+    static let errors: [APIError] = [
+        .malformedJSON, .unknownType("x"), .missingField("f"), .invalidField("f"),
+        .messageTooLarge(limit: MessageCodec.maxTextFrameBytes), .invalidName, .invalidDisplayName, .invalidEmail,
+        .passwordTooShort, .passwordTooCommon, .termsNotAccepted, .emailTaken, .invalidCredentials, .unauthorized,
+        .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge, .invalidSessionCode, .sessionNotFound,
+        .sessionFull, .gameInProgress, .notHost, .notEnoughReadyPlayers, .notJoined, .noMedia,
+        .permissionNotGranted(.video), .permissionNotGranted(.audio), .outOfOrder("m"), .notReady("m"),
+        .testInProgress, .connectionTestFailed, .invalidResumeToken, .dashboardReadOnly,
+    ]
+
+    private func protocolText() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
+    }
+
+    @Test("every error code has a row with its status; fixed messages appear verbatim")
+    func errorCodes() throws {
+        let text = try protocolText()
+        for error in Self.errors {
+            #expect(text.contains("| \(error.status) | `\(error.code)` |"), "\(error.code)")
+            if !["unknown_type", "missing_field", "invalid_field", "out_of_order", "not_ready"].contains(error.code) {
+                #expect(text.contains("| \(error.message) |"), "\(error.code): \(error.message)")
+            }
+        }
+    }
+
+    @Test("every close code is listed")
+    func closeCodes() throws {
+        let text = try protocolText()
+        for code in [CloseCode.sessionEnded, .authFailed, .left, .notJoined, .replaced, .serverRestarting,
+                     .moved(to: "x")] {
+            #expect(text.contains("| \(code.code) |"), "\(code.code)")
+        }
+    }
+
+    @Test("every message type is listed")
+    func messageTypes() throws {
+        let text = try protocolText()
+        for kind in ClientMessage.Kind.allCases { #expect(text.contains("`\(kind.rawValue)`"), "\(kind.rawValue)") }
+        for kind in ServerMessage.Kind.allCases { #expect(text.contains("`\(kind.rawValue)`"), "\(kind.rawValue)") }
+    }
+
+    @Test("every readiness check text is in the readiness table")
+    func readinessTexts() throws {
+        let text = try protocolText()
+        let tableStart = try #require(text.range(of: "### Readiness checks"))
+        let table = text[tableStart.upperBound...]
+        var inputs: [Readiness.Input] = []
+        for camera in PermissionStatus.allCases {
+            for state in MediaState.allCases {
+                for without in [false, true] {
+                    var input = Readiness.Input(displayName: nil)
+                    input.camera = camera
+                    input.microphone = camera
+                    input.video = state
+                    input.audio = state
+                    input.withoutVideo = without
+                    input.withoutAudio = without
+                    inputs.append(input)
+                }
+            }
+        }
+        for test in [Fixture.goodTest, Fixture.fairTest, Fixture.poorTest, Fixture.slowTest] {
+            var input = Readiness.Input(displayName: "Ana")
+            input.connectionTest = test
+            input.battery = .init(level: 15, charging: false)
+            inputs.append(input)
+            input.connectionTestAge = .seconds(900)
+            input.battery = .init(level: 15, charging: true)
+            inputs.append(input)
+            input.battery = .init(level: 80, charging: false)
+            inputs.append(input)
+        }
+        for input in inputs {
+            for check in Readiness.evaluate(input).checks {
+                #expect(table.contains(check.message), "\(check.id): \(check.message)")
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Testing
+@testable import SessionHub
+
+@Suite("Session state: host controls, grace period, resume, expiry")
+struct SessionLifecycleTests {
+    let t0 = Fixture.t0
+    typealias H = SessionHarness
+
+    @Test("only the host starts, and only with at least 2 ready, connected players")
+    func start() throws {
+        var harness = try H()
+        harness.seatReady(1)
+        #expect(throws: APIError.notEnoughReadyPlayers) { try harness.state.start(by: H.host, now: t0) }
+        harness.seatReady(2)
+        #expect(harness.state.readyPlayerCount == 2)
+        #expect(throws: APIError.notHost) { try harness.state.start(by: H.user(1), now: t0) }
+        #expect(try harness.state.start(by: H.host, now: t0) == [.broadcastLobby])
+        #expect(harness.state.lobby.state == .playing)
+        #expect(throws: APIError.gameInProgress) { try harness.state.start(by: H.host, now: t0) }
+    }
+
+    @Test("a ready player who is reconnecting does not count toward the start")
+    func reconnectingNotCounted() throws {
+        var harness = try H()
+        harness.seatReady(1)
+        harness.seatReady(2)
+        _ = harness.state.socketClosed(H.socket(2), now: t0)
+        #expect(throws: APIError.notEnoughReadyPlayers) { try harness.state.start(by: H.host, now: t0) }
+    }
+
+    @Test("once playing, new users cannot join but a seated user gets the seat back")
+    func joinWhilePlaying() throws {
+        var harness = try H()
+        harness.seatReady(1)
+        harness.seatReady(2)
+        _ = try harness.state.start(by: H.host, now: t0)
+        #expect(throws: APIError.gameInProgress) {
+            try harness.state.join(user: H.user(3), displayName: nil, photoURL: nil, playerId: H.player(3),
+                                   resumeToken: "r", now: t0)
+        }
+        let back = try harness.state.join(user: H.user(1), displayName: nil, photoURL: nil, playerId: H.player(7),
+                                          resumeToken: "r", now: t0)
+        #expect(back.playerId == H.player(1))
+    }
+
+    @Test("only the host ends; everyone gets the final lobby, sessionEnded and close 4000")
+    func end() throws {
+        var harness = try H()
+        harness.seat(1)
+        harness.seat(2)
+        _ = harness.state.dashboardOpened(H.socket(9), user: H.host, now: t0)
+        #expect(throws: APIError.notHost) { try harness.state.end(by: H.user(1), now: t0) }
+        var ended = harness.state.lobby
+        ended.state = .ended
+        let bye = ServerMessage.sessionEnded(SessionEnded(reason: .hostEnded))
+        #expect(try harness.state.end(by: H.host, now: t0) == [
+            .send(to: H.socket(1), .lobby(ended)), .send(to: H.socket(1), bye),
+            .send(to: H.socket(2), .lobby(ended)), .send(to: H.socket(2), bye),
+            .send(to: H.socket(9), .lobby(ended)), .send(to: H.socket(9), bye),
+            .close(H.socket(1), .sessionEnded), .close(H.socket(2), .sessionEnded), .close(H.socket(9), .sessionEnded),
+            .discardSession,
+        ])
+        #expect(harness.state.phase == .ended)
+        #expect(throws: APIError.sessionNotFound) { try harness.state.end(by: H.host, now: t0) }
+        #expect(throws: APIError.sessionNotFound) { try harness.state.start(by: H.host, now: t0) }
+        #expect(harness.state.received(.ready, on: H.socket(1), now: t0) == [])
+        #expect(harness.state.tick(now: t0 + .seconds(9000)) == [])
+    }
+
+    @Test("a dropped player is reconnecting for 60 s, then the seat is freed")
+    func graceExpiry() throws {
+        var harness = try H()
+        harness.seat(1)
+        _ = harness.state.tick(now: t0 + .seconds(60))  // the join's grace timer: nothing to free
+        let dropped = t0 + .seconds(100)
+        #expect(harness.state.socketClosed(H.socket(1), now: dropped)
+            == [.scheduleTimer(at: dropped + .seconds(60)), .broadcastLobby])
+        #expect(harness.state.lobby.players.first?.connection == .reconnecting)
+        #expect(harness.state.lobbyAudience == [])
+        #expect(harness.state.tick(now: dropped + .seconds(59))
+            == [.scheduleTimer(at: dropped + .seconds(60))])
+        #expect(harness.state.tick(now: dropped + .seconds(60))
+            == [.seatFreed(H.player(1)), .broadcastLobby, .scheduleTimer(at: dropped + .seconds(7200))])
+        #expect(harness.state.lobby.players == [])
+        #expect(harness.state.socketOpened(H.socket(2), user: H.user(1), now: dropped + .seconds(61))
+            == [.send(to: H.socket(2), .error(.notJoined)), .close(H.socket(2), .notJoined)])
+    }
+
+    @Test("a seat nobody ever connects to is freed after the grace period too")
+    func neverConnected() throws {
+        var harness = try H()
+        _ = try harness.state.join(user: H.user(1), displayName: "Ana", photoURL: nil, playerId: H.player(1),
+                                   resumeToken: "r1", now: t0)
+        #expect(harness.state.tick(now: t0 + .seconds(60))
+            == [.seatFreed(H.player(1)), .broadcastLobby, .scheduleTimer(at: t0 + .seconds(7200))])
+    }
+
+    @Test("hello with the resume token within the grace period restores the seat as it was")
+    func resume() throws {
+        var harness = try H()
+        harness.seatReady(1)
+        _ = harness.state.socketClosed(H.socket(1), now: t0 + .seconds(10))
+        let socket = H.socket(11)
+        let later = t0 + .seconds(30)
+        _ = harness.state.socketOpened(socket, user: H.user(1), now: later)
+        let actions = harness.state.received(.hello(.init(resumeToken: H.token(1))), on: socket, now: later)
+        let journey = try #require(harness.state.journey(of: H.player(1)))
+        #expect(journey.phase == .ready)
+        #expect(journey.connection == .connected)
+        #expect(actions == [
+            .send(to: socket, .welcome(Welcome(playerId: H.player(1), resumeToken: H.token(1),
+                                               lobby: harness.state.lobby))),
+            .send(to: socket, .readiness(journey.readiness(now: later))),
+            .broadcastLobby,
+        ])
+        #expect(harness.state.tick(now: t0 + .seconds(70)) == [.scheduleTimer(at: later + .seconds(7200))])
+        #expect(harness.state.lobby.players.count == 1)
+    }
+
+    @Test("a wrong resume token is refused with 4001 and the seat stays reconnecting")
+    func wrongToken() throws {
+        var harness = try H()
+        harness.seat(1)
+        _ = harness.state.socketClosed(H.socket(1), now: t0)
+        _ = harness.state.socketOpened(H.socket(2), user: H.user(1), now: t0)
+        #expect(harness.state.received(.hello(.init(resumeToken: "guess")), on: H.socket(2), now: t0)
+            == [.send(to: H.socket(2), .error(.invalidResumeToken)), .close(H.socket(2), .authFailed)])
+        #expect(harness.state.lobby.players.first?.connection == .reconnecting)
+    }
+
+    @Test("hello without a resume token restarts the journey on the same seat")
+    func freshHello() throws {
+        var harness = try H()
+        harness.seatReady(1)
+        _ = harness.state.socketClosed(H.socket(1), now: t0)
+        _ = harness.state.socketOpened(H.socket(2), user: H.user(1), now: t0)
+        _ = harness.state.received(.hello(.init()), on: H.socket(2), now: t0)
+        let journey = try #require(harness.state.journey(of: H.player(1)))
+        #expect(journey.phase == .profiled)
+        #expect(journey.connection == .connected)
+    }
+
+    @Test("a second socket resuming the seat replaces the first, which is closed with 4004")
+    func replaced() throws {
+        var harness = try H()
+        harness.seat(1)
+        _ = harness.state.socketOpened(H.socket(2), user: H.user(1), now: t0)
+        let actions = harness.state.received(.hello(.init(resumeToken: H.token(1))), on: H.socket(2), now: t0)
+        #expect(actions.first == .close(H.socket(1), .replaced))
+        #expect(harness.state.lobbyAudience == [H.socket(2)])
+        #expect(harness.state.socketClosed(H.socket(1), now: t0) == [])
+        #expect(harness.state.received(.ready, on: H.socket(1), now: t0) == [])
+    }
+
+    @Test("messages for a reconnecting player are dropped; the lobby still updates")
+    func sendsWhileReconnecting() throws {
+        var harness = try H()
+        harness.seatReady(1)
+        _ = harness.state.socketClosed(H.socket(1), now: t0)
+        #expect(harness.state.mediaChanged(H.player(1), .video, to: .failed, now: t0) == [.broadcastLobby])
+        #expect(harness.state.journey(of: H.player(1))?.phase == .tested)
+    }
+
+    @Test("a session with no event for 2 h ends: sessionEnded idleExpired, close 4000, discard")
+    func idleExpiry() throws {
+        var harness = try H()
+        harness.seat(1)
+        _ = harness.state.tick(now: t0 + .seconds(60))
+        var ended = harness.state.lobby
+        ended.state = .ended
+        #expect(harness.state.tick(now: t0 + .seconds(7200)) == [
+            .send(to: H.socket(1), .lobby(ended)),
+            .send(to: H.socket(1), .sessionEnded(SessionEnded(reason: .idleExpired))),
+            .close(H.socket(1), .sessionEnded), .discardSession,
+        ])
+        #expect(harness.state.phase == .ended)
+    }
+
+    @Test("activity pushes the idle deadline back; an early tick only re-arms")
+    func activity() throws {
+        var harness = try H()
+        harness.state.activity(now: t0 + .seconds(3600))
+        #expect(harness.state.tick(now: t0 + .seconds(7200)) == [.scheduleTimer(at: t0 + .seconds(10800))])
+        #expect(harness.state.phase == .waiting)
+    }
+
+    @Test("a timer is only re-armed for an earlier deadline")
+    func arming() throws {
+        var harness = try H()
+        let first = try harness.state.join(user: H.user(1), displayName: nil, photoURL: nil, playerId: H.player(1),
+                                           resumeToken: "r1", now: t0)
+        #expect(first.actions.contains(.scheduleTimer(at: t0 + .seconds(60))))
+        let second = try harness.state.join(user: H.user(2), displayName: nil, photoURL: nil, playerId: H.player(2),
+                                            resumeToken: "r2", now: t0 + .seconds(5))
+        #expect(second.actions == [.broadcastLobby])
+        #expect(harness.state.nextDeadline == t0 + .seconds(60))
+    }
+}
