@@ -84,17 +84,17 @@ public final class HTTPServer: Service, Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let httpHandler = HTTPHandler(router: router, logger: logger)
-                    let boundHandler = NIOLoopBound(httpHandler, eventLoop: channel.eventLoop)
-                    var upgraders: [any HTTPServerProtocolUpgrader & Sendable] = []
+                    var upgraders: [any HTTPServerProtocolUpgrader] = []
                     if let webSockets {
                         upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs))
                     }
+                    let upgrade: NIOHTTPServerUpgradeConfiguration? = upgraders.isEmpty ? nil : (
+                        upgraders: upgraders,
+                        completionHandler: { context in
+                            context.pipeline.syncOperations.removeHandler(httpHandler, promise: nil)
+                        })
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                        position: .last, withPipeliningAssistance: true,
-                        withServerUpgrade: upgraders.isEmpty ? nil : (upgraders: upgraders, completionHandler: { context in
-                            context.pipeline.syncOperations.removeHandler(boundHandler.value, promise: nil)
-                        }),
-                        withErrorHandling: true)
+                        withServerUpgrade: upgrade, withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(httpHandler)
                 }
             }
