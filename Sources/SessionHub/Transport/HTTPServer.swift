@@ -84,6 +84,8 @@ public final class HTTPServer: Service, Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let httpHandler = HTTPHandler(router: router, logger: logger)
+                    // The upgrade completes on this channel's event loop, where the handler may be touched.
+                    let boundHandler = NIOLoopBound(httpHandler, eventLoop: channel.eventLoop)
                     var upgraders: [any HTTPServerProtocolUpgrader] = []
                     if let webSockets {
                         upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs))
@@ -91,7 +93,7 @@ public final class HTTPServer: Service, Sendable {
                     let upgrade: NIOHTTPServerUpgradeConfiguration? = upgraders.isEmpty ? nil : (
                         upgraders: upgraders,
                         completionHandler: { context in
-                            context.pipeline.syncOperations.removeHandler(httpHandler, promise: nil)
+                            context.pipeline.syncOperations.removeHandler(boundHandler.value, promise: nil)
                         })
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: upgrade, withErrorHandling: true)
