@@ -88,7 +88,8 @@ struct MessageCodecTests {
 
     @Test("frames over the size limit are refused before parsing")
     func tooLarge() {
-        let text = #"{"type":"hello","resumeToken":""# + String(repeating: "a", count: 20_000) + #""}"#
+        let text = #"{"type":"hello","resumeToken":""# + String(repeating: "a", count: MessageCodec.maxTextFrameBytes)
+            + #""}"#
         #expect(throws: MessageDecodingError.tooLarge(limit: MessageCodec.maxTextFrameBytes)) {
             try MessageCodec.decodeClientMessage(text)
         }

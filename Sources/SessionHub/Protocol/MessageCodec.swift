@@ -7,7 +7,7 @@ import Foundation
 /// Reads WebSocket text frames and JSON request bodies; writes server messages with stable field names.
 package enum MessageCodec {
     /// Largest accepted client text frame.
-    package static let maxTextFrameBytes = 16 * 1024
+    package static let maxTextFrameBytes = WebSocketLimits.maxTextBytes
 
     /// The client message in one text frame, or the reason it is unusable.
     package static func decodeClientMessage(_ text: String) throws(MessageDecodingError) -> ClientMessage {
