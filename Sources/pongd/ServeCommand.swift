@@ -18,6 +18,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder for the SQLite database and photos (created if missing).")
     var dataDir = "./pongd-data"
 
+    @Option(help: "Public base URL for links in responses (joinURL), e.g. https://pong.example; default: paths only.")
+    var publicURL = ""
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -35,7 +38,16 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot create the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
         }
-        let server = HTTPServer(configuration: .init(host: host, port: port), logger: logger)
+        let hub: SessionHub
+        do {
+            hub = try SessionHub(configuration: HubConfiguration(dataDirectory: dataDir, publicBaseURL: publicURL),
+                                 logger: logger)
+        } catch {
+            logger.critical("cannot open the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
+            throw ExitCode.failure
+        }
+        let server = HTTPServer(configuration: .init(host: host, port: port), logger: logger, router: hub.router,
+                                webSockets: hub)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: server)],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -34,6 +34,8 @@ final class TestWebSocketClient {
                         requestKey: "dGhlIHNhbXBsZSBub25jZQ==", maxFrameSize: 1 << 20,
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
+                                // The requester has done its job; frames must not pass through it.
+                                channel.pipeline.syncOperations.removeHandler(request, promise: nil)
                                 try channel.pipeline.syncOperations.addHandler(Collector(continuation: continuation))
                                 upgraded.succeed()
                             }
@@ -44,6 +46,15 @@ final class TestWebSocketClient {
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
+        // However the socket ends, the event stream ends with it (after a moment for frames still being replayed
+        // by the upgrade handler).
+        let loop = channel.eventLoop
+        channel.closeFuture.whenComplete { _ in
+            loop.scheduleTask(in: .milliseconds(100)) {
+                continuation.yield(.closed(code: nil))
+                continuation.finish()
+            }
+        }
         try await upgraded.futureResult.get()
         return TestWebSocketClient(channel: channel, events: stream)
     }
@@ -74,10 +85,10 @@ final class TestWebSocketClient {
         return nil
     }
 
-    /// Waits for the close and returns its code.
+    /// Waits for the close and returns its code (nil when the socket ended without a close frame).
     func closeCode() async -> UInt16? {
         while let event = await next() {
-            if case .closed(let code) = event { return code }
+            if case .closed(let code?) = event { return code }
         }
         return nil
     }
@@ -122,7 +133,9 @@ final class TestWebSocketClient {
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            upgraded.fail(ChannelError.eof)
+            // A server may upgrade and close at once (a refused socket): let the upgrade complete first.
+            let upgraded = upgraded
+            context.eventLoop.scheduleTask(in: .milliseconds(200)) { upgraded.fail(ChannelError.eof) }
         }
     }
 
@@ -143,16 +156,11 @@ final class TestWebSocketClient {
             case .connectionClose:
                 var data = frame.unmaskedData
                 continuation.yield(.closed(code: data.readInteger(as: UInt16.self)))
-                continuation.finish()
                 context.close(promise: nil)
             default:
                 break
             }
         }
 
-        func channelInactive(context: ChannelHandlerContext) {
-            continuation.yield(.closed(code: nil))
-            continuation.finish()
-        }
     }
 }

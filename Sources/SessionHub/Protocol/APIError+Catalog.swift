@@ -73,6 +73,9 @@ extension APIError {
     /// No live session with this code.
     package static let sessionNotFound = APIError(
         status: 404, code: "session_not_found", message: "Session not found or expired")
+    /// Too many join attempts from one client address (codes cannot be guessed); `Retry-After` says when to retry.
+    package static let tooManyJoinAttempts = APIError(
+        status: 429, code: "too_many_attempts", message: "Too many attempts. Wait a moment and try again")
     /// Every seat is taken.
     package static let sessionFull = APIError(status: 409, code: "session_full", message: "This session is full")
     /// Joining or starting after the game started.

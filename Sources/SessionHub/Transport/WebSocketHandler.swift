@@ -22,6 +22,8 @@ final class WebSocketHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        // Synchronous, so the route knows the socket before its first message; the route's writes and closes go
+        // through `WebSocketConnection`, which defers them to the event loop, after the 101 response.
         route.opened(connection)
     }
 

@@ -1,0 +1,32 @@
+/// Settings of a running hub; `pongd serve` fills them from flags and the environment.
+package struct HubConfiguration: Sendable {
+    /// Folder of the SQLite database and the token key.
+    package var dataDirectory: String
+    /// Prefix for absolute links in responses (`joinURL`), e.g. "https://pong.example"; empty gives paths.
+    package var publicBaseURL: String
+    /// How long sign-in and guest tokens stay valid.
+    package var tokenLifetime: Duration
+    /// Seats, grace period, idle expiry and readiness rules of every session.
+    package var session: SessionState.Configuration
+    /// Join attempts allowed per client address: a burst and a sustained rate.
+    package var joinBurst: Double
+    package var joinsPerSecond: Double
+    /// Serial queues sessions are sharded over (bounded threads however many sessions run).
+    package var sessionQueues: Int
+    /// scrypt cost; tests lower it.
+    package var passwordHashing: PasswordHasher.Parameters
+
+    package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
+                 session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,
+                 joinsPerSecond: Double = 10.0 / 60, sessionQueues: Int = 16,
+                 passwordHashing: PasswordHasher.Parameters = .standard) {
+        self.dataDirectory = dataDirectory
+        self.publicBaseURL = publicBaseURL
+        self.tokenLifetime = tokenLifetime
+        self.session = session
+        self.joinBurst = joinBurst
+        self.joinsPerSecond = joinsPerSecond
+        self.sessionQueues = max(1, sessionQueues)
+        self.passwordHashing = passwordHashing
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Sign-up, login, guests, profiles and photos.
+extension HubRouter {
+    func signUp(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let form = try SignupForm(validating: try body(SignupRequest.self, of: request))
+        var random = SystemRandomNumberGenerator()
+        let hash = try hub.hasher.hash(form.password, using: &random)
+        let user = StoredUser(id: UserID(RandomID.hex(bytes: 16)), name: form.name, email: form.email.value,
+                              passwordHash: hash, isGuest: false, createdAt: Date())
+        do {
+            try hub.store.createUser(user)
+        } catch where error == .duplicateEmail {
+            throw .emailTaken
+        } catch {
+            throw storeFailure(error)
+        }
+        hub.logger.info("signed up", metadata: ["user.id": "\(user.id)"])
+        return try json(201, AuthResponse(userId: user.id, token: issue(user.id, .user)))
+    }
+
+    func logIn(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let login = try body(LoginRequest.self, of: request)
+        let stored: StoredUser?
+        do throws(StoreError) {
+            stored = try hub.store.user(byEmail: login.email.trimmingCharacters(in: .whitespaces).lowercased())
+        } catch {
+            throw storeFailure(error)
+        }
+        guard let user = stored, let hash = user.passwordHash, hub.hasher.verify(login.password, against: hash) else {
+            throw .invalidCredentials
+        }
+        return try json(200, AuthResponse(userId: user.id, token: issue(user.id, .user)))
+    }
+
+    func guest() throws(APIError) -> HTTPResponse {
+        let user = StoredUser(id: UserID(RandomID.hex(bytes: 16)), name: "Guest", email: nil, passwordHash: nil,
+                              isGuest: true, createdAt: Date())
+        do {
+            try hub.store.createUser(user)
+        } catch {
+            throw storeFailure(error)
+        }
+        return try json(201, AuthResponse(userId: user.id, token: issue(user.id, .guest), guest: true))
+    }
+
+    func updateProfile(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let token = try caller(request, allowing: [.user, .guest])
+        let update = try body(ProfileRequest.self, of: request)
+        let name = try DisplayName(validating: update.displayName)
+        let photo = try update.photo.map { text throws(APIError) in try ProfilePhoto(base64: text) }
+        let profile: Profile
+        do throws(StoreError) {
+            var photoId = try hub.store.profile(userId: token.userId)?.photoId
+            if let photo {
+                let stored = StoredPhoto(id: PhotoID(RandomID.hex(bytes: 16)), userId: token.userId, photo: photo,
+                                         createdAt: Date())
+                try hub.store.savePhoto(stored)
+                photoId = stored.id
+            }
+            try hub.store.upsertProfile(StoredProfile(userId: token.userId, displayName: name.value, photoId: photoId,
+                                                      updatedAt: Date()))
+            guard let updated = try self.profile(of: token.userId) else { throw StoreError.notFound }
+            profile = updated
+        } catch {
+            throw error == .notFound ? .invalidToken : storeFailure(error)
+        }
+        for live in hub.liveSessions {
+            let user = token.userId
+            live.submit { state, now in
+                state.profileUpdated(user: user, displayName: profile.displayName, photoURL: profile.photoURL, now: now)
+            }
+        }
+        return try json(200, profile)
+    }
+
+    func me(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let token = try caller(request)
+        let profile: Profile?
+        do {
+            profile = try self.profile(of: token.userId)
+        } catch {
+            throw storeFailure(error)
+        }
+        guard let profile else { throw .invalidToken }
+        return try json(200, profile)
+    }
+
+    func photo(id: String) throws(APIError) -> HTTPResponse {
+        let stored: StoredPhoto?
+        do throws(StoreError) {
+            stored = try hub.store.photo(id: PhotoID(id))
+        } catch {
+            throw storeFailure(error)
+        }
+        guard let stored else { throw .notFound("/photos/\(id)") }
+        return HTTPResponse(status: 200, contentType: stored.format.rawValue, body: stored.bytes,
+                            headers: [("Cache-Control", "public, max-age=31536000, immutable")])
+    }
+
+    /// The profile response of a user (a user without a profile has null name and photo); nil for an unknown user.
+    func profile(of user: UserID) throws(StoreError) -> Profile? {
+        guard let stored = try hub.store.user(id: user) else { return nil }
+        let profile = try hub.store.profile(userId: user)
+        return Profile(userId: user, displayName: profile?.displayName,
+                       photoURL: profile?.photoId.map { "/photos/\($0)" }, guest: stored.isGuest)
+    }
+
+    func issue(_ user: UserID, _ kind: AccessToken.Kind) -> String {
+        hub.signer.issue(userId: user, kind: kind, now: Date(), lifetime: hub.configuration.tokenLifetime)
+    }
+}

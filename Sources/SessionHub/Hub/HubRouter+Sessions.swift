@@ -1,0 +1,144 @@
+import Foundation
+
+/// Creating sessions, the lobby, joins, host controls and stream start.
+extension HubRouter {
+    func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let token = try caller(request, allowing: [.user, .guest])
+        let settings = try body(CreateSessionRequest.self, of: request).settings
+        var random = SystemRandomNumberGenerator()
+        guard let code = SessionCode.generate(using: &random, avoiding: hub.liveCodes) else { throw .internal }
+        let hostName: String
+        do throws(StoreError) {
+            let profileName = try hub.store.profile(userId: token.userId)?.displayName
+            let accountName = try hub.store.user(id: token.userId)?.name
+            hostName = profileName ?? accountName ?? "Host"
+            try hub.store.createSession(StoredSession(code: code, hostUserId: token.userId, game: settings,
+                                                      createdAt: Date()))
+        } catch {
+            throw storeFailure(error)
+        }
+        let (state, actions) = SessionState.create(
+            code: code, host: SessionState.Host(userId: token.userId, name: hostName), game: settings, now: .now,
+            configuration: hub.configuration.session)
+        _ = hub.adopt(state, initialActions: actions)
+        hub.logger.info("session created", metadata: ["session.code": "\(code)", "user.id": "\(token.userId)"])
+        let base = hub.configuration.publicBaseURL
+        return try json(201, CreateSessionResponse(
+            code: code.value, displayCode: code.displayCode, joinURL: "\(base)/join/\(code.value)",
+            hostToken: issue(token.userId, .host)))
+    }
+
+    func lobby(code text: String, reply: Reply) {
+        guard let code = SessionCode(userInput: text), let live = hub.session(code) else {
+            return reply.send(.error(.sessionNotFound))
+        }
+        live.read({ $0.lobby }) { lobby in
+            reply.send((try? json(200, lobby)) ?? .error(.internal))
+        }
+    }
+
+    func join(code text: String, request: HTTPRequest, reply: Reply) {
+        let retryAfter = hub.joinLimiter.withLockedValue { $0.attempt(request.remoteAddress, now: .now) }
+        if let retryAfter {
+            var response = HTTPResponse.error(.tooManyJoinAttempts)
+            response.headers.append(("Retry-After", "\(retryAfter)"))
+            return reply.send(response)
+        }
+        let token: AccessToken
+        do throws(APIError) {
+            token = try caller(request, allowing: [.user, .guest])
+        } catch {
+            return reply.send(.error(error))
+        }
+        guard let code = SessionCode(userInput: text), let live = hub.session(code) else {
+            return reply.send(.error(.sessionNotFound))
+        }
+        hub.worker.async {
+            let profile = (try? self.profile(of: token.userId)) ?? nil
+            let playerId = PlayerID(RandomID.hex(bytes: 12))
+            let resumeToken = RandomID.hex(bytes: 24)
+            live.request({ state, now throws(APIError) in
+                let outcome = try state.join(user: token.userId, displayName: profile?.displayName,
+                                             photoURL: profile?.photoURL, playerId: playerId,
+                                             resumeToken: resumeToken, now: now)
+                return (outcome, outcome.actions)
+            }) { result in
+                switch result {
+                case .failure(let error):
+                    reply.send(.error(error))
+                case .success(let outcome):
+                    if outcome.playerId == playerId { record(outcome, code: code, user: token.userId) }
+                    let path = "/sessions/\(code.value)/player/\(token.userId.rawValue)"
+                    reply.send((try? json(200, JoinResponse(playerId: outcome.playerId, websocketURL: path,
+                                                             resumeToken: outcome.resumeToken))) ?? .error(.internal))
+                }
+            }
+        }
+    }
+
+    /// Stores a new seat so it survives a restart.
+    private func record(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
+        let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
+                                          resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
+        hub.worker.async {
+            do {
+                try hub.store.createMembership(membership)
+            } catch {
+                hub.logger.error("cannot store a seat", metadata: ["session.code": "\(code)", "error": "\(error)"])
+            }
+        }
+    }
+
+    func hostControl(_ command: String, code text: String, request: HTTPRequest, reply: Reply) {
+        let token: AccessToken
+        do throws(APIError) {
+            token = try caller(request)
+        } catch {
+            return reply.send(.error(error))
+        }
+        guard let code = SessionCode(userInput: text), let live = hub.session(code) else {
+            return reply.send(.error(.sessionNotFound))
+        }
+        let starting = command == "start"
+        live.request({ state, now throws(APIError) in
+            let actions = starting ? try state.start(by: token.userId, now: now) : try state.end(by: token.userId, now: now)
+            return (state.phase, actions)
+        }) { result in
+            switch result {
+            case .failure(let error):
+                reply.send(.error(error))
+            case .success(let phase):
+                hub.logger.info(starting ? "game started" : "session ended by host",
+                                metadata: ["session.code": "\(code)"])
+                if starting { hub.worker.async { try? hub.store.updateSessionState(code: code, to: phase, at: Date()) } }
+                reply.send(.json(200, #"{"state":"\#(phase.rawValue)"}"#))
+            }
+        }
+    }
+
+    func startStreams(_ request: HTTPRequest, reply: Reply) {
+        let token: AccessToken
+        let start: StreamStartRequest
+        do throws(APIError) {
+            token = try caller(request, allowing: [.user, .guest])
+            start = try body(StreamStartRequest.self, of: request)
+            guard start.video != nil || start.audio != nil else { throw APIError.noMedia }
+        } catch {
+            return reply.send(.error(error))
+        }
+        guard let code = SessionCode(userInput: start.sessionCode), let live = hub.session(code) else {
+            return reply.send(.error(.sessionNotFound))
+        }
+        let streamId = RandomID.hex(bytes: 12)
+        live.request({ state, now throws(APIError) in
+            let actions = try state.streamStarted(user: token.userId, video: start.video != nil,
+                                                  audio: start.audio != nil, now: now)
+            return (streamId, actions)
+        }) { result in
+            switch result {
+            case .failure(let error): reply.send(.error(error))
+            case .success(let id): reply.send(.json(200, #"{"streamId":"\#(id)"}"#))
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The HTTP routes of the contract (docs/PROTOCOL.md), on top of the hub.
+///
+/// Routing itself is cheap and runs on the event loop; anything that blocks (hashing, the database) is handed to
+/// the hub's worker queue, and anything about a live session to that session's queue.
+package struct HubRouter: HTTPRouting {
+    let hub: SessionHub
+
+    package func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let segments = request.path.split(separator: "/").map(String.init)
+        let reply = Reply(completion: completion, logger: hub)
+        switch (request.method, segments.count > 0 ? segments[0] : "", segments.count) {
+        case ("GET", "healthz", 1), ("HEAD", "healthz", 1):
+            reply.send(.json(200, #"{"status":"ok"}"#))
+        case ("POST", "auth", 2) where ["signup", "login", "guest"].contains(segments[1]):
+            onWorker(reply) { () throws(APIError) in
+                switch segments[1] {
+                case "signup": try signUp(request)
+                case "login": try logIn(request)
+                default: try guest()
+                }
+            }
+        case ("POST", "users", 2) where segments[1] == "profile":
+            onWorker(reply) { () throws(APIError) in try updateProfile(request) }
+        case ("GET", "users", 2) where segments[1] == "me":
+            onWorker(reply) { () throws(APIError) in try me(request) }
+        case ("GET", "photos", 2):
+            onWorker(reply) { () throws(APIError) in try photo(id: segments[1]) }
+        case ("POST", "sessions", 1):
+            onWorker(reply) { () throws(APIError) in try createSession(request) }
+        case ("GET", "sessions", 2):
+            lobby(code: segments[1], reply: reply)
+        case ("POST", "sessions", 3) where segments[2] == "join":
+            join(code: segments[1], request: request, reply: reply)
+        case ("POST", "sessions", 3) where segments[2] == "start" || segments[2] == "end":
+            hostControl(segments[2], code: segments[1], request: request, reply: reply)
+        case ("POST", "streams", 2) where segments[1] == "start":
+            startStreams(request, reply: reply)
+        case (_, "healthz", 1), (_, "auth", 2), (_, "users", 2), (_, "sessions", 1...3), (_, "streams", 2):
+            reply.send(.error(.methodNotAllowed(request.method)))
+        default:
+            reply.send(.error(.notFound(request.path)))
+        }
+    }
+
+    /// Runs blocking work on the worker queue and replies with its response or error.
+    func onWorker(_ reply: Reply, _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse) {
+        hub.worker.async {
+            do throws(APIError) {
+                reply.send(try work())
+            } catch {
+                reply.send(.error(error))
+            }
+        }
+    }
+
+    /// The request's body decoded as `Value`, or the decoding error as a client error.
+    func body<Value: Decodable>(_ type: Value.Type, of request: HTTPRequest) throws(APIError) -> Value {
+        do {
+            return try MessageCodec.decode(type, from: request.body.isEmpty ? Array("{}".utf8) : request.body)
+        } catch {
+            throw error.apiError
+        }
+    }
+
+    /// The verified bearer token of the request.
+    func caller(_ request: HTTPRequest, allowing kinds: Set<AccessToken.Kind> = [.user, .guest, .host])
+        throws(APIError) -> AccessToken
+    {
+        let header = request.headers["authorization"] ?? ""
+        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : nil
+        return try hub.authenticate(token, allowing: kinds)
+    }
+
+    /// A JSON response of an encodable body.
+    func json(_ status: Int, _ value: some Encodable) throws(APIError) -> HTTPResponse {
+        .json(status, try MessageCodec.encodeJSON(value))
+    }
+
+    /// A store failure: logged, shown to the client as a generic error.
+    func storeFailure(_ error: StoreError) -> APIError {
+        hub.logger.error("store failure", metadata: ["error": "\(error)"])
+        return .internal
+    }
+}
+
+/// Sends one response; logs nothing itself.
+struct Reply: Sendable {
+    let completion: @Sendable (HTTPResponse) -> Void
+    let logger: SessionHub
+
+    func send(_ response: HTTPResponse) { completion(response) }
+}

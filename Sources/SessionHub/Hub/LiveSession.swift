@@ -1,0 +1,140 @@
+import Dispatch
+import Logging
+
+/// The owner of one live session: its `SessionState`, its sockets and its timer, all confined to one serial queue.
+///
+/// Every event for the session — an HTTP call, a socket message, a timer — is run on `queue` by the state machine;
+/// the returned actions are performed here (writes hop to each socket's event loop inside `WebSocketConnection`).
+final class LiveSession: @unchecked Sendable {
+    /// The join code.
+    let code: SessionCode
+    /// The serial queue everything below is confined to.
+    let queue: DispatchQueue
+    private var state: SessionState
+    private var sockets: [ConnectionID: WebSocketConnection] = [:]
+    private var timer: (any DispatchSourceTimer)?
+    private let logger: Logger
+    /// Called (on `queue`) once the session is over.
+    private let onDiscard: @Sendable (SessionCode) -> Void
+
+    init(state: SessionState, queue: DispatchQueue, logger: Logger, onDiscard: @escaping @Sendable (SessionCode) -> Void) {
+        self.code = state.code
+        self.state = state
+        self.queue = queue
+        var logger = logger
+        logger[metadataKey: "session.code"] = "\(state.code)"
+        self.logger = logger
+        self.onDiscard = onDiscard
+    }
+
+    /// Runs an event on the session's queue and performs its actions.
+    func submit(_ event: @escaping @Sendable (inout SessionState, ContinuousClock.Instant) -> [SessionState.Action]) {
+        queue.async {
+            let actions = event(&self.state, .now)
+            self.perform(actions)
+        }
+    }
+
+    /// Runs an event that answers an HTTP request; `completion` gets its value or its error, after the actions ran.
+    func request<Value: Sendable>(
+        _ event: @escaping @Sendable (inout SessionState, ContinuousClock.Instant) throws(APIError) -> (Value, [SessionState.Action]),
+        completion: @escaping @Sendable (Result<Value, APIError>) -> Void
+    ) {
+        queue.async {
+            do throws(APIError) {
+                let (value, actions) = try event(&self.state, .now)
+                self.perform(actions)
+                completion(.success(value))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Reads the state on the queue.
+    func read<Value: Sendable>(_ body: @escaping @Sendable (SessionState) -> Value,
+                               completion: @escaping @Sendable (Value) -> Void) {
+        queue.async { completion(body(self.state)) }
+    }
+
+    /// A socket for this session opened: remember it, then let the state machine greet or refuse it.
+    func attach(_ connection: WebSocketConnection, user: UserID, dashboard: Bool) {
+        let id = ConnectionID(connection.id)
+        queue.async {
+            self.sockets[id] = connection
+            let now = ContinuousClock.now
+            let actions = dashboard
+                ? self.state.dashboardOpened(id, user: user, now: now)
+                : self.state.socketOpened(id, user: user, now: now)
+            self.perform(actions)
+        }
+    }
+
+    /// A socket closed: forget it and tell the state machine (a player's seat turns `reconnecting`).
+    func detach(_ connection: WebSocketConnection) {
+        let id = ConnectionID(connection.id)
+        queue.async {
+            guard self.sockets.removeValue(forKey: id) != nil else { return }
+            self.perform(self.state.socketClosed(id, now: .now))
+        }
+    }
+
+    private func perform(_ actions: [SessionState.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let id, let message):
+                send(message, to: id)
+            case .broadcastLobby:
+                guard let text = encode(state.lobbyMessage) else { continue }
+                for id in state.lobbyAudience { sockets[id]?.send(text: text) }
+            case .close(let id, let code):
+                sockets[id]?.close(code: code.code, reason: code.reason)
+            case .scheduleTimer(let deadline):
+                arm(deadline)
+            case .startConnectionTest, .cancelConnectionTest, .probePong:
+                break  // The prober is wired in with ingest (issue [4/4]).
+            case .seatFreed(let player):
+                logger.info("seat freed", metadata: ["player.id": "\(player)"])
+            case .discardSession:
+                timer?.cancel()
+                timer = nil
+                onDiscard(code)
+            }
+        }
+    }
+
+    private func send(_ message: ServerMessage, to id: ConnectionID) {
+        guard let socket = sockets[id], let text = encode(message) else { return }
+        socket.send(text: text)
+    }
+
+    private func encode(_ message: ServerMessage) -> String? {
+        do {
+            return try MessageCodec.encode(message)
+        } catch {
+            logger.error("cannot encode a server message", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// (Re)arms the session's single timer; when it fires the state machine's `tick` runs on the queue.
+    private func arm(_ deadline: ContinuousClock.Instant) {
+        let delay = max(.zero, ContinuousClock.now.duration(to: deadline))
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(min(seconds, 365 * 24 * 3600)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let timer = self.timer ?? makeTimer()
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(5))
+    }
+
+    private func makeTimer() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // A @Sendable handler set from nonisolated code (see DESIGN.md, Threading).
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.perform(self.state.tick(now: .now))
+        }
+        timer.resume()
+        self.timer = timer
+        return timer
+    }
+}

@@ -1,0 +1,68 @@
+import NIOCore
+
+/// Sockets: authenticate on open, then hand every message to the session's queue.
+extension SessionHub: WebSocketRoute {
+    package func opened(_ connection: WebSocketConnection) {
+        let endpoint = connection.endpoint
+        guard let code = SessionCode(userInput: endpoint.sessionCode), let live = session(code) else {
+            refuse(connection, .sessionNotFound, close: .sessionEnded)
+            return
+        }
+        let token: AccessToken
+        do throws(APIError) {
+            switch endpoint.role {
+            case .player(let userId):
+                token = try authenticate(endpoint.token, allowing: [.user, .guest])
+                guard token.userId.rawValue == userId else { throw APIError.invalidToken }
+            case .dashboard:
+                token = try authenticate(endpoint.token, allowing: [.host, .user, .guest])
+            }
+        } catch {
+            refuse(connection, error, close: .authFailed)
+            return
+        }
+        bind(socket: connection.id, to: live)
+        let dashboard = endpoint.role == .dashboard
+        logger.debug("socket opened", metadata: [
+            "session.code": "\(code)", "user.id": "\(token.userId)", "socket.id": "\(connection.id)",
+        ])
+        live.attach(connection, user: token.userId, dashboard: dashboard)
+    }
+
+    package func received(text: [UInt8], from connection: WebSocketConnection) {
+        guard let live = sessionOf(socket: connection.id) else { return }
+        let message: ClientMessage
+        do {
+            message = try MessageCodec.decodeClientMessage(text)
+        } catch {
+            send(.error(error.apiError), to: connection)
+            return
+        }
+        let id = ConnectionID(connection.id)
+        live.submit { state, now in state.received(message, on: id, now: now) }
+    }
+
+    package func received(binary: ByteBuffer, from connection: WebSocketConnection) {
+        // Media and probe filler are handled by ingest and the prober (issue [4/4]); until then they are refused.
+        send(.error(APIError(status: 409, code: "stream_not_started",
+                             message: "Start your stream before sending media")), to: connection)
+    }
+
+    package func oversized(bytes: Int, from connection: WebSocketConnection) {
+        send(.error(.messageTooLarge(limit: WebSocketLimits.maxTextBytes)), to: connection)
+    }
+
+    package func closed(_ connection: WebSocketConnection) {
+        sessionOf(socket: connection.id, unbinding: true)?.detach(connection)
+    }
+
+    private func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
+        send(.error(error), to: connection)
+        connection.close(code: code.code, reason: code.reason)
+    }
+
+    private func send(_ message: ServerMessage, to connection: WebSocketConnection) {
+        guard let text = try? MessageCodec.encode(message) else { return }
+        connection.send(text: text)
+    }
+}

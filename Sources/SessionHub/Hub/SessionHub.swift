@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// The hub behind the phones: accounts, profiles, live sessions and their sockets, over the store.
+///
+/// HTTP requests arrive through `HubRouter`, sockets through the `WebSocketRoute` conformance. Blocking work
+/// (password hashing, the database) runs on `worker`; each session's events run on its own serial queue
+/// (`LiveSession`), taken from a fixed pool sharded by session code so threads stay bounded.
+package final class SessionHub: Sendable {
+    let configuration: HubConfiguration
+    let store: SessionStore
+    let signer: TokenSigner
+    let hasher: PasswordHasher
+    let logger: Logger
+    /// Blocking work off the event loops.
+    let worker = DispatchQueue(label: "pongd.worker", attributes: .concurrent)
+    private let sessionQueues: [DispatchQueue]
+    private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
+    private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
+    let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
+
+    /// Opens the store in the data directory and loads (or creates) the token key.
+    package init(configuration: HubConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
+        self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
+        self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
+        self.logger = logger
+        self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
+        self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
+                                                              perSecond: configuration.joinsPerSecond))
+    }
+
+    /// The HTTP routes of the contract.
+    package var router: HubRouter { HubRouter(hub: self) }
+
+    /// The live session with this code, if any.
+    func session(_ code: SessionCode) -> LiveSession? {
+        sessions.withLockedValue { $0[code] }
+    }
+
+    /// All live sessions.
+    var liveSessions: [LiveSession] {
+        sessions.withLockedValue { Array($0.values) }
+    }
+
+    /// Codes of all live sessions.
+    var liveCodes: Set<SessionCode> {
+        sessions.withLockedValue { Set($0.keys) }
+    }
+
+    /// Starts owning a new session.
+    func adopt(_ state: SessionState, initialActions: [SessionState.Action]) -> LiveSession {
+        var hasher = Hasher()
+        hasher.combine(state.code)
+        let queue = sessionQueues[Int(UInt(bitPattern: hasher.finalize()) % UInt(sessionQueues.count))]
+        let live = LiveSession(state: state, queue: queue, logger: logger) { [weak self] code in
+            self?.discard(code)
+        }
+        sessions.withLockedValue { $0[state.code] = live }
+        live.submit { _, _ in initialActions }
+        return live
+    }
+
+    /// A session ended: forget it, record the end and drop guest data nobody needs any more.
+    private func discard(_ code: SessionCode) {
+        sessions.withLockedValue { _ = $0.removeValue(forKey: code) }
+        worker.async { [store, logger] in
+            do {
+                try store.updateSessionState(code: code, to: .ended, at: Date())
+                _ = try store.purgeGuestData(sessionCode: code)
+            } catch {
+                logger.error("cannot record a session's end", metadata: ["session.code": "\(code)", "error": "\(error)"])
+            }
+        }
+        logger.info("session ended", metadata: ["session.code": "\(code)"])
+    }
+
+    /// Remembers which session a socket belongs to (for its messages and its close).
+    func bind(socket id: UInt64, to session: LiveSession) {
+        socketSessions.withLockedValue { $0[id] = session }
+    }
+
+    /// The session of a socket, removing the binding when `unbinding`.
+    func sessionOf(socket id: UInt64, unbinding: Bool = false) -> LiveSession? {
+        socketSessions.withLockedValue { unbinding ? $0.removeValue(forKey: id) : $0[id] }
+    }
+
+    /// Verifies a bearer token.
+    func authenticate(_ token: String?, allowing kinds: Set<AccessToken.Kind> = [.user, .guest, .host])
+        throws(APIError) -> AccessToken
+    {
+        guard let token, !token.isEmpty else { throw .unauthorized }
+        do {
+            return try signer.verify(token, now: Date(), allowing: kinds)
+        } catch {
+            throw error.apiError
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import GRDB
+
+extension SessionStore {
+    /// Versioned schema migrations, applied in order when a store opens. Never edit a shipped migration: add one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try createSchemaV1(db) }
+        return migrator
+    }
+
+    /// v1: every table and index. Timestamps are INTEGER milliseconds since 1970.
+    private static func createSchemaV1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE user (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                email TEXT UNIQUE COLLATE NOCASE,
+                passwordHash TEXT,
+                isGuest BOOLEAN NOT NULL CHECK (isGuest IN (0, 1)),
+                createdAt INTEGER NOT NULL,
+                CHECK (isGuest = 1 OR (email IS NOT NULL AND passwordHash IS NOT NULL))
+            );
+            CREATE TABLE photo (
+                id TEXT PRIMARY KEY NOT NULL,
+                userId TEXT NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                contentType TEXT NOT NULL CHECK (contentType IN ('image/jpeg', 'image/png')),
+                bytes BLOB NOT NULL,
+                createdAt INTEGER NOT NULL
+            );
+            CREATE INDEX photo_userId ON photo(userId);
+            CREATE TABLE profile (
+                userId TEXT PRIMARY KEY NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                displayName TEXT NOT NULL,
+                photoId TEXT REFERENCES photo(id) ON DELETE SET NULL,
+                updatedAt INTEGER NOT NULL
+            );
+            CREATE INDEX profile_photoId ON profile(photoId);
+            CREATE TABLE session (
+                code TEXT PRIMARY KEY NOT NULL,
+                hostUserId TEXT REFERENCES user(id) ON DELETE SET NULL,
+                mode TEXT NOT NULL CHECK (mode IN ('rally', 'fullGame')),
+                pointsToWin INTEGER NOT NULL CHECK (pointsToWin IN (11, 21)),
+                serveRule TEXT CHECK (serveRule IN ('standard', 'winnerServes')),
+                state TEXT NOT NULL CHECK (state IN ('waiting', 'playing', 'ended')),
+                createdAt INTEGER NOT NULL,
+                lastActivityAt INTEGER NOT NULL,
+                endedAt INTEGER
+            );
+            CREATE INDEX session_state_lastActivityAt ON session(state, lastActivityAt);
+            CREATE INDEX session_hostUserId ON session(hostUserId);
+            CREATE TABLE membership (
+                playerId TEXT PRIMARY KEY NOT NULL,
+                sessionCode TEXT NOT NULL REFERENCES session(code) ON DELETE CASCADE,
+                userId TEXT NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                resumeToken TEXT NOT NULL UNIQUE,
+                journey TEXT NOT NULL CHECK (json_valid(journey)),
+                joinedAt INTEGER NOT NULL,
+                leftAt INTEGER
+            );
+            CREATE INDEX membership_sessionCode ON membership(sessionCode, joinedAt);
+            CREATE INDEX membership_userId ON membership(userId);
+            CREATE TABLE event (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                sessionCode TEXT NOT NULL REFERENCES session(code) ON DELETE CASCADE,
+                playerId TEXT REFERENCES membership(playerId) ON DELETE CASCADE,
+                type TEXT NOT NULL,
+                payload TEXT NOT NULL CHECK (json_valid(payload)),
+                at INTEGER NOT NULL
+            );
+            CREATE INDEX event_sessionCode_id ON event(sessionCode, id);
+            CREATE INDEX event_playerId ON event(playerId);
+            """)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+@testable import SessionHub
+
+/// A real pongd server (hub + HTTP/WebSocket listener) on an ephemeral port over a temporary data folder.
+final class HubTestServer {
+    let port: Int
+    let dataDirectory: String
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    /// Starts a server; `dataDirectory` reuses a folder (for restart tests), nil makes a fresh one.
+    static func start(dataDirectory: String? = nil, session: SessionState.Configuration = .init(),
+                      joinBurst: Double = 100) async throws -> HubTestServer {
+        let folder = dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("pongd-e2e-\(UUID().uuidString)").path
+        let logger = Logger(label: "test")
+        let hub = try SessionHub(configuration: HubConfiguration(
+            dataDirectory: folder, session: session, joinBurst: joinBurst, joinsPerSecond: joinBurst / 60,
+            passwordHashing: .init(logRounds: 10, blockSize: 8, parallelism: 1)), logger: logger)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, router: hub.router,
+                                webSockets: hub)
+        let group = ServiceGroup(services: [server], logger: logger)
+        let task = Task { try await group.run() }
+        let port = try await server.boundPort
+        return HubTestServer(port: port, dataDirectory: folder, group: group, task: task)
+    }
+
+    private init(port: Int, dataDirectory: String, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.group = group
+        self.task = task
+    }
+
+    /// Stops the server gracefully and waits for it.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+
+    /// A JSON request; returns the status and the decoded object (or nil for a non-object body).
+    func call(_ method: String, _ path: String, token: String? = nil, json: String? = nil) async throws
+        -> (status: Int, body: [String: Any], headers: [String: String])
+    {
+        var headers: [(String, String)] = [("Content-Type", "application/json")]
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        let response = try await TestHTTPClient.request(.init(rawValue: method), port: port, path: path, body: json,
+                                                        headers: headers)
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body.utf8))) as? [String: Any] ?? [:]
+        var fields: [String: String] = [:]
+        for (name, value) in response.headers { fields[name.lowercased()] = value }
+        return (response.status, object, fields)
+    }
+}
+
+/// Reads a JSON text message.
+func jsonObject(_ text: String?) -> [String: Any] {
+    guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        return [:]
+    }
+    return object
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import SessionHub
+
+@Suite("Store: guest purge after a session ends")
+struct StoreTestsPurge {
+    typealias F = StoreFixture
+
+    /// Session `ENDED2` hosted by guest `gHost`, seats: signed-up `u1` (p1), guest `gOnly` (p2) with profile and
+    /// photo, guest `gBusy` (p3) who also sits in the live session `LVE234`, guest `gHosting` (p4) who hosts
+    /// the live session `HST567`. Each seat has a bounce event; then `ENDED2` ends.
+    func scenario() throws -> SessionStore {
+        let store = try SessionStore.temporary()
+        try store.createUser(F.registered("u1", email: "ana@example.com"))
+        for guest in ["gHost", "gOnly", "gBusy", "gHosting"] { try store.createUser(F.guest(guest)) }
+        try store.savePhoto(StoredPhoto(id: PhotoID("photo-gOnly"), userId: UserID("gOnly"), format: .jpeg,
+                                        bytes: F.jpeg, createdAt: F.t0))
+        try store.upsertProfile(StoredProfile(userId: UserID("gOnly"), displayName: "Kid",
+                                              photoId: PhotoID("photo-gOnly"), updatedAt: F.t0))
+        try store.upsertProfile(StoredProfile(userId: UserID("u1"), displayName: "Ana", updatedAt: F.t0))
+        let ended = try F.code("ENDED2")
+        let live = try F.code("LVE234")
+        try store.createSession(F.session(ended, host: "gHost"))
+        try store.createSession(F.session(live, host: "u1"))
+        try store.createSession(F.session(try F.code("HST567"), host: "gHosting"))
+        for (player, user) in [("p1", "u1"), ("p2", "gOnly"), ("p3", "gBusy"), ("p4", "gHosting")] {
+            try store.createMembership(F.seat(player, in: ended, user: user))
+            try store.appendEvent(StoredEvent(sessionCode: ended, playerId: PlayerID(player), kind: .bounce, at: F.t0))
+        }
+        try store.createMembership(F.seat("p5", in: live, user: "gBusy"))
+        try store.appendEvent(StoredEvent(sessionCode: ended, kind: .started, at: F.t0))
+        try store.updateSessionState(code: ended, to: .ended, at: F.at(60))
+        return store
+    }
+
+    @Test("guests with no other live session go with profile, photos, seats and their events; others stay")
+    func purge() throws {
+        let store = try scenario()
+        let ended = try F.code("ENDED2")
+        #expect(try store.purgeGuestData(sessionCode: ended) == [UserID("gHost"), UserID("gOnly")])
+
+        #expect(try store.user(id: UserID("gOnly")) == nil)
+        #expect(try store.user(id: UserID("gHost")) == nil)
+        #expect(try store.profile(userId: UserID("gOnly")) == nil)
+        #expect(try store.photo(id: PhotoID("photo-gOnly")) == nil)
+        #expect(try store.membership(playerId: PlayerID("p2")) == nil)
+
+        #expect(try store.user(id: UserID("u1")) != nil)
+        #expect(try store.profile(userId: UserID("u1"))?.displayName == "Ana")
+        #expect(try store.user(id: UserID("gBusy")) != nil)
+        #expect(try store.user(id: UserID("gHosting")) != nil)
+        #expect(try store.memberships(sessionCode: ended).map(\.playerId) == ["p1", "p3", "p4"].map(PlayerID.init))
+        #expect(try store.membership(playerId: PlayerID("p5")) != nil)
+
+        let events = try store.events(sessionCode: ended)
+        #expect(events.compactMap(\.playerId) == ["p1", "p3", "p4"].map(PlayerID.init))
+        #expect(events.contains { $0.kind == .started })
+        let session = try #require(try store.session(code: ended))
+        #expect(session.hostUserId == nil && session.state == .ended)
+    }
+
+    @Test("once the other live sessions end too, the remaining guests are purged with them")
+    func laterPurge() throws {
+        let store = try scenario()
+        try store.purgeGuestData(sessionCode: try F.code("ENDED2"))
+        let live = try F.code("LVE234")
+        try store.updateSessionState(code: live, to: .ended, at: F.at(90))
+        #expect(try store.purgeGuestData(sessionCode: live) == [UserID("gBusy")])
+        #expect(try store.membership(playerId: PlayerID("p3")) == nil)
+        let hosted = try F.code("HST567")
+        try store.updateSessionState(code: hosted, to: .ended, at: F.at(95))
+        #expect(try store.purgeGuestData(sessionCode: hosted) == [UserID("gHosting")])
+        #expect(try store.user(id: UserID("u1")) != nil)
+        #expect(try store.purgeGuestData(sessionCode: hosted).isEmpty)
+    }
+
+    @Test("a live session is not purged; an unknown one is .notFound")
+    func refused() throws {
+        let store = try scenario()
+        #expect(throws: StoreError.invalidState) { try store.purgeGuestData(sessionCode: try F.code("LVE234")) }
+        #expect(throws: StoreError.notFound) { try store.purgeGuestData(sessionCode: try F.code("ZZZ999")) }
+        #expect(try store.user(id: UserID("gBusy")) != nil)
+    }
+}
