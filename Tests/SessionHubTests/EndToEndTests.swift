@@ -2,7 +2,10 @@ import Foundation
 import Testing
 @testable import SessionHub
 
-/// The whole journey over real sockets: a host, two players and the dashboard.
+/// The whole journey over real sockets: a host, two players and the dashboard; and a restart.
+///
+/// Serialized: each test runs its own server, and with two servers in one test process a client socket has been
+/// seen (rarely) to end right after its upgrade — under investigation, noted on issue [3/4].
 @Suite("End to end", .serialized, .timeLimit(.minutes(1)))
 struct EndToEndTests {
     /// The `players` array of a lobby message, keyed by playerId.
@@ -149,5 +152,50 @@ struct EndToEndTests {
         #expect(!welcomed)
         #expect(closeCode == nil || closeCode == 4001)
         try await server.stop()
+    }
+
+    @Test("a restart on the same data folder keeps accounts, profiles, photos and the live session; players resume")
+    func restart() async throws {
+        let first = try await HubTestServer.start()
+        let signup = try await first.call("POST", "/auth/signup", json:
+            #"{"name":"Ari","email":"ari@example.com","password":"forehand smash 99","acceptTerms":true}"#)
+        let token = try #require(signup.body["token"] as? String)
+        let user = try #require(signup.body["userId"] as? String)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 64))
+        let profile = try await first.call("POST", "/users/profile", token: token,
+                                           json: #"{"displayName":"Ari","photo":"\#(png.base64EncodedString())"}"#)
+        let photoURL = try #require(profile.body["photoURL"] as? String)
+        let created = try await first.call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
+        let code = try #require(created.body["code"] as? String)
+        let join = try await first.call("POST", "/sessions/\(code)/join", token: token)
+        let socket = try await TestWebSocketClient.connect(
+            port: first.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
+        try await socket.send(#"{"type":"hello"}"#)
+        let welcome = jsonObject(await socket.next(type: "welcome"))
+        let resumeToken = try #require(welcome["resumeToken"] as? String)
+        try await first.stop()
+
+        let second = try await HubTestServer.start(dataDirectory: first.dataDirectory)
+        let login = try await second.call("POST", "/auth/login",
+                                          json: #"{"email":"ARI@example.com","password":"forehand smash 99"}"#)
+        #expect(login.status == 200)
+        let me = try await second.call("GET", "/users/me", token: token)
+        #expect(me.body["displayName"] as? String == "Ari")
+        #expect(me.body["photoURL"] as? String == photoURL)
+        let photo = try await TestHTTPClient.request(.GET, port: second.port, path: photoURL)
+        #expect(photo.status == 200 && photo.headers["Content-Type"].first == "image/png")
+
+        let lobby = try await second.call("GET", "/sessions/\(code)")
+        #expect(lobby.status == 200)
+        let seat = (lobby.body["players"] as? [[String: Any]])?.first
+        #expect(seat?["name"] as? String == "Ari")
+        #expect(seat?["connection"] as? String == "reconnecting")
+
+        let resumed = try await TestWebSocketClient.connect(
+            port: second.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
+        try await resumed.send(#"{"type":"hello","resumeToken":"\#(resumeToken)"}"#)
+        let again = jsonObject(await resumed.next(type: "welcome"))
+        #expect(again["playerId"] as? String == join.body["playerId"] as? String)
+        try await second.stop()
     }
 }

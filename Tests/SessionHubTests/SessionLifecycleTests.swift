@@ -196,3 +196,41 @@ struct SessionLifecycleTests {
         #expect(harness.state.nextDeadline == t0 + .seconds(60))
     }
 }
+
+@Suite("Session restore after a restart")
+struct SessionRestoreTests {
+    private let t0 = ContinuousClock.now
+    private let code = SessionCode(userInput: "ABC-234")!
+
+    @Test("restored seats are reconnecting, keep their names, and resume with their token")
+    func restore() {
+        let seats = [
+            SessionState.StoredSeat(playerId: PlayerID("p1"), userId: UserID("u1"), resumeToken: "r1",
+                                    displayName: "Ari", photoURL: nil),
+            SessionState.StoredSeat(playerId: PlayerID("p2"), userId: UserID("u2"), resumeToken: "r2",
+                                    displayName: "Bea", photoURL: "/photos/x"),
+        ]
+        var (state, actions) = SessionState.restore(
+            code: code, host: .init(userId: UserID("h"), name: "Hana"), game: GameSettings(mode: .rally, pointsToWin: .eleven),
+            phase: .waiting, seats: seats, now: t0)
+        #expect(actions.contains(.scheduleTimer(at: t0 + .seconds(60))))
+        #expect(state.lobby.players.map(\.name) == ["Ari", "Bea"])
+        #expect(state.lobby.players.allSatisfy { $0.connection == .reconnecting })
+        let socket = ConnectionID(7)
+        _ = state.socketOpened(socket, user: UserID("u1"), now: t0 + .seconds(1))
+        let greeted = state.received(.hello(.init(resumeToken: "r1")), on: socket, now: t0 + .seconds(1))
+        #expect(greeted.contains { if case .send(socket, .welcome(let w)) = $0 { w.playerId == PlayerID("p1") } else { false } })
+        #expect(state.lobby.players.first?.connection == .connected)
+    }
+
+    @Test("seats nobody resumes are freed when the grace period ends")
+    func graceAfterRestore() {
+        let seat = SessionState.StoredSeat(playerId: PlayerID("p1"), userId: UserID("u1"), resumeToken: "r1",
+                                           displayName: "Ari", photoURL: nil)
+        var (state, _) = SessionState.restore(
+            code: code, host: .init(userId: UserID("h"), name: "Hana"), game: GameSettings(mode: .rally, pointsToWin: .eleven),
+            phase: .waiting, seats: [seat], now: t0)
+        _ = state.tick(now: t0 + .seconds(61))
+        #expect(state.lobby.players.isEmpty)
+    }
+}

@@ -21,7 +21,7 @@ package final class SessionHub: Sendable {
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
     let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
 
-    /// Opens the store in the data directory and loads (or creates) the token key.
+    /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
@@ -31,6 +31,7 @@ package final class SessionHub: Sendable {
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))
+        try restoreLiveSessions()
     }
 
     /// The HTTP routes of the contract.

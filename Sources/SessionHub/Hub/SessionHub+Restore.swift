@@ -1,0 +1,36 @@
+import Foundation
+
+/// After a restart: every session the store still calls live comes back with its seats, waiting for its phones.
+extension SessionHub {
+    /// Ends sessions idle past the idle timeout, then restores the rest; returns how many came back.
+    @discardableResult
+    func restoreLiveSessions() throws(StoreError) -> Int {
+        let now = Date()
+        let idle = configuration.session.idleTimeout
+        let idleSeconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) * 1e-18
+        for code in try store.expireIdleSessions(olderThan: now.addingTimeInterval(-idleSeconds), now: now) {
+            _ = try? store.purgeGuestData(sessionCode: code)
+        }
+        var restored = 0
+        for code in try store.liveSessionCodes() {
+            guard let stored = try store.session(code: code), let hostId = stored.hostUserId else { continue }
+            let profileName = try store.profile(userId: hostId)?.displayName
+            let accountName = try store.user(id: hostId)?.name
+            let hostName = profileName ?? accountName ?? "Host"
+            var seats: [SessionState.StoredSeat] = []
+            for membership in try store.memberships(sessionCode: code) where membership.isHeld {
+                let profile = try store.profile(userId: membership.userId)
+                seats.append(SessionState.StoredSeat(
+                    playerId: membership.playerId, userId: membership.userId, resumeToken: membership.resumeToken,
+                    displayName: profile?.displayName, photoURL: profile?.photoId.map { "/photos/\($0)" }))
+            }
+            let (state, actions) = SessionState.restore(
+                code: code, host: SessionState.Host(userId: hostId, name: hostName), game: stored.game,
+                phase: stored.state, seats: seats, now: .now, configuration: configuration.session)
+            _ = adopt(state, initialActions: actions)
+            restored += 1
+        }
+        if restored > 0 { logger.info("sessions restored", metadata: ["count": "\(restored)"]) }
+        return restored
+    }
+}
