@@ -71,6 +71,19 @@ final class TestWebSocketClient {
         try await channel.writeAndFlush(frame)
     }
 
+    /// A handle that can send from another task while this client reads (e.g. probe filler during a test).
+    var sender: Sender { Sender(channel: channel) }
+
+    /// Sends binary frames; Sendable.
+    struct Sender: Sendable {
+        let channel: any Channel
+
+        func send(binary bytes: [UInt8]) async throws {
+            let frame = WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: bytes))
+            try await channel.writeAndFlush(frame)
+        }
+    }
+
     /// The next event, or nil when the stream ended.
     func next() async -> Event? {
         await iterator.next()

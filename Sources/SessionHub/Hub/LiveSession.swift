@@ -10,10 +10,15 @@ final class LiveSession: @unchecked Sendable {
     let code: SessionCode
     /// The serial queue everything below is confined to.
     let queue: DispatchQueue
-    private var state: SessionState
-    private var sockets: [ConnectionID: WebSocketConnection] = [:]
+    // All of these are confined to `queue`; the extensions in LiveSession+*.swift use them there only.
+    var state: SessionState
+    var sockets: [ConnectionID: WebSocketConnection] = [:]
     private var timer: (any DispatchSourceTimer)?
-    private let logger: Logger
+    /// Running connection tests, each with its own wake-up timer.
+    var probes: [PlayerID: (probe: ConnectionProbe, timer: any DispatchSourceTimer)] = [:]
+    /// Streams already reported live (their first frame arrived).
+    var liveStreams: Set<StreamKey> = []
+    let logger: Logger
     /// Called (on `queue`) once the session is over.
     private let onDiscard: @Sendable (SessionCode) -> Void
 
@@ -79,7 +84,7 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    private func perform(_ actions: [SessionState.Action]) {
+    func perform(_ actions: [SessionState.Action]) {
         for action in actions {
             switch action {
             case .send(let id, let message):
@@ -91,19 +96,26 @@ final class LiveSession: @unchecked Sendable {
                 sockets[id]?.close(code: code.code, reason: code.reason)
             case .scheduleTimer(let deadline):
                 arm(deadline)
-            case .startConnectionTest, .cancelConnectionTest, .probePong:
-                break  // The prober is wired in with ingest (issue [4/4]).
+            case .startConnectionTest(let player):
+                startProbe(for: player)
+            case .cancelConnectionTest(let player):
+                stopProbe(for: player)
+            case .probePong(let player, let stamp, let receivedAt):
+                probePong(player, stamp, receivedAt: receivedAt)
             case .seatFreed(let player):
+                stopProbe(for: player)
+                liveStreams = liveStreams.filter { $0.player != player }
                 logger.info("seat freed", metadata: ["player.id": "\(player)"])
             case .discardSession:
                 timer?.cancel()
                 timer = nil
+                for player in Array(probes.keys) { stopProbe(for: player) }
                 onDiscard(code)
             }
         }
     }
 
-    private func send(_ message: ServerMessage, to id: ConnectionID) {
+    func send(_ message: ServerMessage, to id: ConnectionID) {
         guard let socket = sockets[id], let text = encode(message) else { return }
         socket.send(text: text)
     }
@@ -119,11 +131,16 @@ final class LiveSession: @unchecked Sendable {
 
     /// (Re)arms the session's single timer; when it fires the state machine's `tick` runs on the queue.
     private func arm(_ deadline: ContinuousClock.Instant) {
+        let timer = self.timer ?? makeTimer()
+        timer.schedule(deadline: Self.dispatchTime(at: deadline), leeway: .milliseconds(5))
+    }
+
+    /// `deadline` on Dispatch's clock.
+    static func dispatchTime(at deadline: ContinuousClock.Instant) -> DispatchTime {
         let delay = max(.zero, ContinuousClock.now.duration(to: deadline))
         let (seconds, attoseconds) = delay.components
         let nanoseconds = Int(min(seconds, 365 * 24 * 3600)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        let timer = self.timer ?? makeTimer()
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(5))
+        return .now() + .nanoseconds(nanoseconds)
     }
 
     private func makeTimer() -> any DispatchSourceTimer {

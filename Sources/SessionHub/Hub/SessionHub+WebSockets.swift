@@ -43,9 +43,12 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func received(binary: ByteBuffer, from connection: WebSocketConnection) {
-        // Media and probe filler are handled by ingest and the prober (issue [4/4]); until then they are refused.
-        send(.error(APIError(status: 409, code: "stream_not_started",
-                             message: "Start your stream before sending media")), to: connection)
+        guard let live = sessionOf(socket: connection.id) else { return }
+        do throws(MediaFrameError) {
+            live.mediaFrame(try MediaFrame.parse(binary), from: ConnectionID(connection.id))
+        } catch {
+            send(.error(error.apiError), to: connection)
+        }
     }
 
     package func oversized(bytes: Int, from connection: WebSocketConnection) {
