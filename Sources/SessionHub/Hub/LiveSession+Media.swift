@@ -26,8 +26,7 @@ extension LiveSession {
                 guard !self.liveStreams.contains(key) else { return }
                 let journey = self.state.seats[player]?.journey
                 guard let journey, (kind == .audio ? journey.audio : journey.video) != .off else {
-                    self.send(.error(APIError(status: 409, code: "stream_not_started",
-                                              message: "Start your stream before sending media")), to: connection)
+                    self.send(.error(.streamNotStarted), to: connection)
                     return
                 }
                 self.liveStreams.insert(key)

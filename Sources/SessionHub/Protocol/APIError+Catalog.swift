@@ -76,6 +76,9 @@ extension APIError {
     /// Too many join attempts from one client address (codes cannot be guessed); `Retry-After` says when to retry.
     package static let tooManyJoinAttempts = APIError(
         status: 429, code: "too_many_attempts", message: "Too many attempts. Wait a moment and try again")
+    /// Media frames for a track that `POST /streams/start` did not start.
+    package static let streamNotStarted = APIError(
+        status: 409, code: "stream_not_started", message: "Start your stream before sending media")
     /// Every seat is taken.
     package static let sessionFull = APIError(status: 409, code: "session_full", message: "This session is full")
     /// Joining or starting after the game started.
