@@ -38,16 +38,14 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot create the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
         }
-        let hub: SessionHub
+        let server: PongServer
         do {
-            hub = try SessionHub(configuration: HubConfiguration(dataDirectory: dataDir, publicBaseURL: publicURL),
-                                 logger: logger)
+            server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
+                                    logger: logger)
         } catch {
             logger.critical("cannot open the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
         }
-        let server = HTTPServer(configuration: .init(host: host, port: port), logger: logger, router: hub.router,
-                                webSockets: hub)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: server)],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -1,0 +1,29 @@
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// pongd as one service: the hub (accounts, sessions, sockets, store) behind the HTTP/WebSocket listener.
+///
+/// What `pongd serve` runs, and what benchmarks start on an ephemeral port.
+public final class PongServer: Service, Sendable {
+    private let server: HTTPServer
+
+    /// Opens (or creates) the data folder and restores its live sessions; throws if the folder cannot be used.
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, publicBaseURL: String = "",
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) throws {
+        let hub = try SessionHub(configuration: HubConfiguration(dataDirectory: dataDirectory,
+                                                                 publicBaseURL: publicBaseURL), logger: logger)
+        server = HTTPServer(configuration: .init(host: host, port: port), group: group, logger: logger,
+                            router: hub.router, webSockets: hub)
+    }
+
+    /// The port listened on, once `run()` has bound.
+    public var boundPort: Int {
+        get async throws { try await server.boundPort }
+    }
+
+    public func run() async throws {
+        try await server.run()
+    }
+}
