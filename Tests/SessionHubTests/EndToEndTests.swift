@@ -116,6 +116,13 @@ struct EndToEndTests {
         let gone = try await server.call("GET", "/sessions/\(code)")
         #expect(gone.status == 404)
         #expect((gone.body["error"] as? [String: Any])?["message"] as? String == "Session not found or expired")
+
+        // Metrics counted what happened.
+        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        #expect(metrics.contains("pongd_joins_total 2"))
+        #expect(metrics.contains(#"pongd_errors_total{code="malformed_json"} 1"#))
+        #expect(metrics.contains(#"pongd_errors_total{code="not_host"} 1"#))
+        #expect(metrics.contains("pongd_live_sessions 0"))
         try await server.stop()
     }
 

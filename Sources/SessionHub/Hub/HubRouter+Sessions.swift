@@ -67,6 +67,7 @@ extension HubRouter {
                 case .failure(let error):
                     reply.send(.error(error))
                 case .success(let outcome):
+                    hub.metrics.joined()
                     if outcome.playerId == playerId { record(outcome, code: code, user: token.userId) }
                     let path = "/sessions/\(code.value)/player/\(token.userId.rawValue)"
                     reply.send((try? json(200, JoinResponse(playerId: outcome.playerId, websocketURL: path,

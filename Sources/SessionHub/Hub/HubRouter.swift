@@ -9,10 +9,13 @@ package struct HubRouter: HTTPRouting {
 
     package func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let segments = request.path.split(separator: "/").map(String.init)
-        let reply = Reply(completion: completion, logger: hub)
+        let reply = Reply(completion: completion, metrics: hub.metrics)
         switch (request.method, segments.count > 0 ? segments[0] : "", segments.count) {
         case ("GET", "healthz", 1), ("HEAD", "healthz", 1):
             reply.send(.json(200, #"{"status":"ok"}"#))
+        case ("GET", "metrics", 1):
+            reply.send(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                                    body: hub.metrics.exposition()))
         case ("POST", "auth", 2) where ["signup", "login", "guest"].contains(segments[1]):
             onWorker(reply) { () throws(APIError) in
                 switch segments[1] {
@@ -37,7 +40,7 @@ package struct HubRouter: HTTPRouting {
             hostControl(segments[2], code: segments[1], request: request, reply: reply)
         case ("POST", "streams", 2) where segments[1] == "start":
             startStreams(request, reply: reply)
-        case (_, "healthz", 1), (_, "auth", 2), (_, "users", 2), (_, "sessions", 1...3), (_, "streams", 2):
+        case (_, "healthz", 1), (_, "metrics", 1), (_, "auth", 2), (_, "users", 2), (_, "sessions", 1...3), (_, "streams", 2):
             reply.send(.error(.methodNotAllowed(request.method)))
         default:
             reply.send(.error(.notFound(request.path)))
@@ -85,10 +88,13 @@ package struct HubRouter: HTTPRouting {
     }
 }
 
-/// Sends one response; logs nothing itself.
+/// Sends one response, counting error responses by code.
 struct Reply: Sendable {
     let completion: @Sendable (HTTPResponse) -> Void
-    let logger: SessionHub
+    let metrics: HubMetrics
 
-    func send(_ response: HTTPResponse) { completion(response) }
+    func send(_ response: HTTPResponse) {
+        if let code = response.errorCode { metrics.error(code) }
+        completion(response)
+    }
 }

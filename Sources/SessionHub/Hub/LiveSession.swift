@@ -22,8 +22,12 @@ final class LiveSession: @unchecked Sendable {
     /// Called (on `queue`) once the session is over.
     private let onDiscard: @Sendable (SessionCode) -> Void
 
-    init(state: SessionState, queue: DispatchQueue, logger: Logger, onDiscard: @escaping @Sendable (SessionCode) -> Void) {
+    private let metrics: HubMetrics
+
+    init(state: SessionState, queue: DispatchQueue, logger: Logger, metrics: HubMetrics,
+         onDiscard: @escaping @Sendable (SessionCode) -> Void) {
         self.code = state.code
+        self.metrics = metrics
         self.state = state
         self.queue = queue
         var logger = logger
@@ -116,6 +120,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     func send(_ message: ServerMessage, to id: ConnectionID) {
+        if case .error(let body) = message { metrics.error(body.code) }
         guard let socket = sockets[id], let text = encode(message) else { return }
         socket.send(text: text)
     }

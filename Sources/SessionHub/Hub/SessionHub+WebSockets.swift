@@ -22,6 +22,7 @@ extension SessionHub: WebSocketRoute {
             return
         }
         bind(socket: connection.id, to: live)
+        metrics.socket(+1)
         let dashboard = endpoint.role == .dashboard
         logger.debug("socket opened", metadata: [
             "session.code": "\(code)", "user.id": "\(token.userId)", "socket.id": "\(connection.id)",
@@ -30,6 +31,7 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func received(text: [UInt8], from connection: WebSocketConnection) {
+        metrics.message(binary: false)
         guard let live = sessionOf(socket: connection.id) else { return }
         let message: ClientMessage
         do {
@@ -43,6 +45,7 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func received(binary: ByteBuffer, from connection: WebSocketConnection) {
+        metrics.message(binary: true)
         guard let live = sessionOf(socket: connection.id) else { return }
         do throws(MediaFrameError) {
             live.mediaFrame(try MediaFrame.parse(binary), from: ConnectionID(connection.id))
@@ -56,7 +59,9 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func closed(_ connection: WebSocketConnection) {
-        sessionOf(socket: connection.id, unbinding: true)?.detach(connection)
+        guard let live = sessionOf(socket: connection.id, unbinding: true) else { return }
+        metrics.socket(-1)
+        live.detach(connection)
     }
 
     private func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
@@ -65,6 +70,7 @@ extension SessionHub: WebSocketRoute {
     }
 
     private func send(_ message: ServerMessage, to connection: WebSocketConnection) {
+        if case .error(let body) = message { metrics.error(body.code) }
         guard let text = try? MessageCodec.encode(message) else { return }
         connection.send(text: text)
     }

@@ -20,6 +20,8 @@ package final class SessionHub: Sendable {
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
     let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
+    /// Counters and gauges behind `GET /metrics`.
+    let metrics = HubMetrics()
 
     /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -57,17 +59,25 @@ package final class SessionHub: Sendable {
         var hasher = Hasher()
         hasher.combine(state.code)
         let queue = sessionQueues[Int(UInt(bitPattern: hasher.finalize()) % UInt(sessionQueues.count))]
-        let live = LiveSession(state: state, queue: queue, logger: logger) { [weak self] code in
+        let live = LiveSession(state: state, queue: queue, logger: logger, metrics: metrics) { [weak self] code in
             self?.discard(code)
         }
-        sessions.withLockedValue { $0[state.code] = live }
+        let count = sessions.withLockedValue { sessions in
+            sessions[state.code] = live
+            return sessions.count
+        }
+        metrics.sessions(count)
         live.submit { _, _ in initialActions }
         return live
     }
 
     /// A session ended: forget it, record the end and drop guest data nobody needs any more.
     private func discard(_ code: SessionCode) {
-        sessions.withLockedValue { _ = $0.removeValue(forKey: code) }
+        let count = sessions.withLockedValue { sessions in
+            sessions.removeValue(forKey: code)
+            return sessions.count
+        }
+        metrics.sessions(count)
         worker.async { [store, logger] in
             do {
                 try store.updateSessionState(code: code, to: .ended, at: Date())

@@ -4,12 +4,16 @@ package struct HTTPResponse: Sendable {
     package var contentType: String
     package var body: [UInt8]
     package var headers: [(String, String)]
+    /// For an error response, its `error.code` (for metrics and logs).
+    package var errorCode: String?
 
-    package init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
+    package init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = [],
+                 errorCode: String? = nil) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.headers = headers
+        self.errorCode = errorCode
     }
 
     /// A JSON response.
@@ -19,6 +23,8 @@ package struct HTTPResponse: Sendable {
 
     /// The client-facing form of `error`.
     package static func error(_ error: APIError) -> HTTPResponse {
-        .json(error.status, error.jsonBody)
+        var response = HTTPResponse.json(error.status, error.jsonBody)
+        response.errorCode = error.code
+        return response
     }
 }
