@@ -161,6 +161,31 @@ struct EndToEndTests {
         try await server.stop()
     }
 
+    @Test("an oversized text message gets an error and the socket stays; a flood is closed with 4008")
+    func oversizedAndFlood() async throws {
+        let server = try await HubTestServer.start()
+        let guest = try await server.call("POST", "/auth/guest")
+        let token = try #require(guest.body["token"] as? String)
+        let user = try #require(guest.body["userId"] as? String)
+        let created = try await server.call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
+        let code = try #require(created.body["code"] as? String)
+        _ = try await server.call("POST", "/sessions/\(code)/join", token: token)
+        let socket = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
+        try await socket.send(#"{"type":"hello"}"#)
+        _ = await socket.next(type: "welcome")
+
+        try await socket.send(#"{"type":"battery","note":""# + String(repeating: "x", count: 70_000) + #""}"#)
+        let tooLarge = jsonObject(await socket.next(type: "error"))
+        #expect(tooLarge["code"] as? String == "message_too_large")
+        try await socket.send(#"{"type":"battery","level":50,"charging":true}"#)
+        #expect(await socket.next(type: "readiness") != nil, "the socket still works")
+
+        for _ in 0..<200 { try? await socket.send(#"{"type":"battery","level":50,"charging":true}"#) }
+        #expect(await socket.closeCode() == 4008)
+        try await server.stop()
+    }
+
     @Test("a restart on the same data folder keeps accounts, profiles, photos and the live session; players resume")
     func restart() async throws {
         let first = try await HubTestServer.start()
