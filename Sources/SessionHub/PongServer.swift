@@ -10,10 +10,15 @@ public final class PongServer: Service, Sendable {
     private let server: HTTPServer
 
     /// Opens (or creates) the data folder and restores its live sessions; throws if the folder cannot be used.
+    /// `idleTimeout`: a session with no event for this long ends; `gracePeriod`: how long a dropped player's seat is
+    /// kept.
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, publicBaseURL: String = "",
+                idleTimeout: Duration = .seconds(2 * 3600), gracePeriod: Duration = .seconds(60),
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) throws {
+        let session = SessionState.Configuration(gracePeriod: gracePeriod, idleTimeout: idleTimeout)
         let hub = try SessionHub(configuration: HubConfiguration(dataDirectory: dataDirectory,
-                                                                 publicBaseURL: publicBaseURL), logger: logger)
+                                                                 publicBaseURL: publicBaseURL, session: session),
+                                 logger: logger)
         server = HTTPServer(configuration: .init(host: host, port: port), group: group, logger: logger,
                             router: hub.router, webSockets: hub)
     }

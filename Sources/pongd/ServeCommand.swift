@@ -21,6 +21,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Public base URL for links in responses (joinURL), e.g. https://pong.example; default: paths only.")
     var publicURL = ""
 
+    @Option(help: "Minutes without any event after which a session ends (its code becomes free).")
+    var idleTimeout: Double = 120
+
+    @Option(help: "Seconds a dropped player's seat is kept for them to resume.")
+    var gracePeriod: Double = 60
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -40,8 +46,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server: PongServer
         do {
+            guard idleTimeout > 0, gracePeriod > 0 else {
+                throw ValidationError("--idle-timeout and --grace-period must be positive")
+            }
             server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
-                                    logger: logger)
+                                    idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)),
+                                    gracePeriod: .milliseconds(Int64(gracePeriod * 1000)), logger: logger)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             logger.critical("cannot open the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
