@@ -2,7 +2,7 @@
 
 extension MediaFrame {
     /// The frame's first byte.
-    package enum Kind: UInt8, Hashable, Sendable, CaseIterable {
+    public enum Kind: UInt8, Hashable, Sendable, CaseIterable {
         /// Microphone audio.
         case audio = 1
         /// Camera video.
@@ -12,7 +12,7 @@ extension MediaFrame {
     }
 
     /// The frame's second byte, read together with its kind: codec numbers are per kind.
-    package enum Codec: Hashable, Sendable, CaseIterable {
+    public enum Codec: Hashable, Sendable, CaseIterable {
         /// Audio codec 1: one Opus packet.
         case opus
         /// Audio codec 2: one AAC frame with its ADTS header.

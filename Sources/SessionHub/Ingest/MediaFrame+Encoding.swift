@@ -5,7 +5,7 @@ import NIOCore
 
 extension MediaFrame {
     /// A complete frame: the 14-byte header followed by `payload`.
-    package static func encode(codec: Codec, sequence: UInt32, captureTime: UInt64,
+    public static func encode(codec: Codec, sequence: UInt32, captureTime: UInt64,
                                payload: some Collection<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(headerBytes + payload.count)

@@ -6,7 +6,7 @@
 /// frame's first byte); it copies nothing, allocates nothing, and never traps on what a client sent: every malformed
 /// input is a `MediaFrameError`. Encoding lives in `MediaFrame+Encoding.swift`, NIO `ByteBuffer` entry points in
 /// `MediaFrame+ByteBuffer.swift`.
-package struct MediaFrame: Hashable, Sendable {
+public struct MediaFrame: Hashable, Sendable {
     /// Bytes before the payload.
     package static let headerBytes = 14
     /// The largest frame accepted, header included (256 KB, the WebSocket frame limit).
@@ -39,7 +39,7 @@ package struct MediaFrame: Hashable, Sendable {
     /// Reads the header of the frame that fills `bytes`.
     ///
     /// - Throws: `frame_too_short`, `frame_too_large`, `unknown_frame_kind`, `unknown_codec`, `empty_payload`.
-    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(MediaFrameError) -> MediaFrame {
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(MediaFrameError) -> MediaFrame {
         let count = bytes.count
         guard count >= headerBytes else { throw .tooShort(count: count) }
         guard count <= maxBytes else { throw .tooLarge(count: count, limit: maxBytes) }

@@ -2,7 +2,7 @@
 ///
 /// The client sees `apiError` as `error {code, message}` on its WebSocket; the frame is dropped and the stream
 /// goes on (flood limits are the transport's).
-package struct MediaFrameError: Error, Hashable, Sendable {
+public struct MediaFrameError: Error, Hashable, Sendable {
     private enum Reason: Hashable, Sendable {
         case tooShort(count: Int)
         case tooLarge(count: Int, limit: Int)
