@@ -34,7 +34,7 @@ struct ProtocolDocTests {
     @Test("every close code is listed")
     func closeCodes() throws {
         let text = try protocolText()
-        for code in [CloseCode.sessionEnded, .authFailed, .left, .notJoined, .replaced, .serverRestarting,
+        for code in [CloseCode.sessionEnded, .authFailed, .left, .notJoined, .replaced, .flooded, .serverRestarting,
                      .moved(to: "x")] {
             #expect(text.contains("| \(code.code) |"), "\(code.code)")
         }

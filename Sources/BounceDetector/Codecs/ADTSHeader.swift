@@ -12,10 +12,17 @@ public struct ADTSHeader: Equatable, Sendable {
     /// Header bytes: 7, or 9 with a CRC.
     public var headerLength: Int
 
+    /// Whether `bytes` start with the ADTS sync word (12 bits set) and layer 0.
+    static func startsWithSync(_ bytes: some Collection<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        guard let first = iterator.next(), let second = iterator.next() else { return false }
+        return first == 0xFF && second & 0xF6 == 0xF0
+    }
+
     /// Parses the header at the start of `bytes`; throws `truncated`, `corrupt` or `unsupported`.
     public init(_ bytes: UnsafeRawBufferPointer) throws(AudioError) {
         guard bytes.count >= 7 else { throw .truncated("AAC: an ADTS header needs 7 bytes, got \(bytes.count)") }
-        guard bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 else {
+        guard Self.startsWithSync(bytes) else {
             throw .corrupt("AAC: no ADTS sync word (0xFFF, layer 0) at the frame start")
         }
         let rateIndex = Int(bytes[2] >> 2) & 0x0F

@@ -19,7 +19,7 @@ public enum AudioFile {
             return try WAVFile(bytes: bytes)
         }
         if bytes.starts(with: Array("OggS".utf8)) { return try OggOpusFile(bytes: bytes) }
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return try ADTSFile(bytes: bytes) }
+        if ADTSHeader.startsWithSync(bytes) { return try ADTSFile(bytes: bytes) }
         if bytes.isEmpty { throw .truncated("the file is empty") }
         throw .unsupported("not a WAV, Ogg Opus or ADTS AAC file (unrecognised first bytes)")
     }

@@ -20,6 +20,8 @@ package struct CloseCode: Hashable, Sendable, CustomStringConvertible {
     package static let notJoined = CloseCode(4003, "not joined")
     /// Another socket resumed this seat.
     package static let replaced = CloseCode(4004, "replaced by a newer connection")
+    /// The socket sent messages faster than its limits (docs/PROTOCOL.md); it may reconnect and slow down.
+    package static let flooded = CloseCode(4008, "too many messages")
     /// The server is restarting; reconnect and resume.
     package static let serverRestarting = CloseCode(4100, "server restarting")
     /// The session lives on another node; reconnect to the URL in the reason.

@@ -125,6 +125,4 @@ package enum WebSocketLimits {
     /// Binary frames: burst and sustained rate per socket (video, audio and probe filler together).
     package static let binaryBurst: Double = 4000
     package static let binaryPerSecond: Double = 2000
-    /// Close code for a flooding socket.
-    package static let floodCloseCode: UInt16 = 4008
 }

@@ -70,7 +70,7 @@ final class WebSocketHandler: ChannelInboundHandler {
 
     private func flood(_ context: ChannelHandlerContext) {
         closing = true
-        connection.close(code: WebSocketLimits.floodCloseCode, reason: "too many messages")
+        connection.close(code: CloseCode.flooded.code, reason: CloseCode.flooded.reason)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
