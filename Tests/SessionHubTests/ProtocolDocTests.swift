@@ -11,7 +11,10 @@ struct ProtocolDocTests {
         .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge, .invalidSessionCode, .sessionNotFound,
         .sessionFull, .gameInProgress, .notHost, .notEnoughReadyPlayers, .notJoined, .noMedia,
         .permissionNotGranted(.video), .permissionNotGranted(.audio), .outOfOrder("m"), .notReady("m"),
-        .testInProgress, .connectionTestFailed, .invalidResumeToken, .dashboardReadOnly,
+        .testInProgress, .connectionTestFailed, .invalidResumeToken, .dashboardReadOnly, .tooManyJoinAttempts,
+        .streamNotStarted, MediaFrameError.tooShort(count: 3).apiError,
+        MediaFrameError.tooLarge(count: 300_000, limit: MediaFrame.maxBytes).apiError,
+        MediaFrameError.unknownKind(9).apiError, MediaFrameError.emptyPayload(kind: .audio).apiError,
     ]
 
     private func protocolText() throws -> String {
@@ -25,7 +28,9 @@ struct ProtocolDocTests {
         let text = try protocolText()
         for error in Self.errors {
             #expect(text.contains("| \(error.status) | `\(error.code)` |"), "\(error.code)")
-            if !["unknown_type", "missing_field", "invalid_field", "out_of_order", "not_ready"].contains(error.code) {
+            let parameterized = ["unknown_type", "missing_field", "invalid_field", "out_of_order", "not_ready",
+                                 "frame_too_short", "unknown_frame_kind", "empty_payload", "unknown_codec"]
+            if !parameterized.contains(error.code) {
                 #expect(text.contains("| \(error.message) |"), "\(error.code): \(error.message)")
             }
         }
