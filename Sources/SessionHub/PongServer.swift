@@ -8,6 +8,7 @@ import ServiceLifecycle
 /// What `pongd serve` runs, and what benchmarks start on an ephemeral port.
 public final class PongServer: Service, Sendable {
     private let server: HTTPServer
+    private let hub: SessionHub
 
     /// Opens (or creates) the data folder and restores its live sessions; throws if the folder cannot be used.
     /// `idleTimeout`: a session with no event for this long ends; `gracePeriod`: how long a dropped player's seat is
@@ -16,7 +17,7 @@ public final class PongServer: Service, Sendable {
                 idleTimeout: Duration = .seconds(2 * 3600), gracePeriod: Duration = .seconds(60),
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) throws {
         let session = SessionState.Configuration(gracePeriod: gracePeriod, idleTimeout: idleTimeout)
-        let hub = try SessionHub(configuration: HubConfiguration(dataDirectory: dataDirectory,
+        hub = try SessionHub(configuration: HubConfiguration(dataDirectory: dataDirectory,
                                                                  publicBaseURL: publicBaseURL, session: session),
                                  logger: logger)
         server = HTTPServer(configuration: .init(host: host, port: port), group: group, logger: logger,
@@ -30,5 +31,6 @@ public final class PongServer: Service, Sendable {
 
     public func run() async throws {
         try await server.run()
+        hub.flushWrites()
     }
 }

@@ -7,6 +7,7 @@ import ServiceLifecycle
 final class HubTestServer {
     let port: Int
     let dataDirectory: String
+    let hub: SessionHub
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
@@ -24,12 +25,13 @@ final class HubTestServer {
         let group = ServiceGroup(services: [server], logger: logger)
         let task = Task { try await group.run() }
         let port = try await server.boundPort
-        return HubTestServer(port: port, dataDirectory: folder, group: group, task: task)
+        return HubTestServer(port: port, dataDirectory: folder, hub: hub, group: group, task: task)
     }
 
-    private init(port: Int, dataDirectory: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, dataDirectory: String, hub: SessionHub, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
         self.dataDirectory = dataDirectory
+        self.hub = hub
         self.group = group
         self.task = task
     }
@@ -38,6 +40,7 @@ final class HubTestServer {
     func stop() async throws {
         await group.triggerGracefulShutdown()
         try await task.value
+        hub.flushWrites()
     }
 
     /// A JSON request; returns the status and the decoded object (or nil for a non-object body).

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SessionHub
 
@@ -232,5 +233,52 @@ struct SessionRestoreTests {
             phase: .waiting, seats: [seat], now: t0)
         _ = state.tick(now: t0 + .seconds(61))
         #expect(state.lobby.players.isEmpty)
+    }
+}
+
+@Suite("Journey snapshots across a restart")
+struct JourneySnapshotTests {
+    private let t0 = ContinuousClock.now
+    private let wall = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("a journey past its stream step comes back there, with permissions, choices and its test's age")
+    func roundTrip() throws {
+        var state = SessionState.create(code: SessionCode(userInput: "ABC-234")!, host: .init(userId: UserID("h"), name: "H"),
+                                        game: GameSettings(mode: .rally, pointsToWin: .eleven), now: t0).0
+        let seat = try state.join(user: UserID("u"), displayName: "Ari", photoURL: nil, playerId: PlayerID("p"),
+                                  resumeToken: "r", now: t0)
+        let socket = ConnectionID(1)
+        _ = state.socketOpened(socket, user: UserID("u"), now: t0)
+        _ = state.received(.hello(.init(resumeToken: seat.resumeToken)), on: socket, now: t0)
+        _ = state.received(.permissions(.init(camera: .granted, microphone: .granted)), on: socket, now: t0)
+        _ = try state.streamStarted(user: UserID("u"), video: true, audio: false, now: t0)
+        let snapshot = try #require(state.journeySnapshots(now: t0 + .seconds(5), wallNow: wall)[PlayerID("p")])
+        #expect(snapshot.videoStarted && !snapshot.audioStarted && snapshot.withoutAudio)
+
+        let later = ContinuousClock.now
+        let restored = PlayerJourney(restoring: snapshot, awaitingUntil: later + .seconds(60),
+                                     policy: Readiness.Policy(), now: later, wallNow: wall + 30)
+        #expect(restored.phase == .streamConfigured)
+        #expect(restored.permissions?.camera == .granted)
+        #expect(restored.video == .starting && restored.audio == .off)
+        #expect(restored.withoutAudio)
+        let encoded = try JSONEncoder().encode(snapshot)
+        #expect(try JSONDecoder().decode(PlayerJourney.Snapshot.self, from: encoded) == snapshot)
+    }
+
+    @Test("a ready journey comes back tested, and an inconsistent snapshot falls back to a valid step")
+    func clamping() {
+        let result = ConnectionTestResult(uploadMbps: 8, rttMs: .init(median: 20, p90: 30),
+                                          rttUnderLoadMs: .init(median: 40, p90: 60), jitterMs: 3)
+        let ready = PlayerJourney.Snapshot(
+            phase: PlayerJourney.Phase.ready.rawValue, displayName: "Ari", photoURL: nil,
+            permissions: .init(camera: .granted, microphone: .granted), streamConfig: .init(quality: .p720, fps: .fps30),
+            withoutVideo: false, withoutAudio: false, videoStarted: true, audioStarted: true, muted: .init(),
+            test: result, testedAt: wall, battery: nil)
+        let now = ContinuousClock.now
+        #expect(PlayerJourney(restoring: ready, awaitingUntil: now, policy: .init(), now: now, wallNow: wall).phase == .tested)
+        var broken = ready
+        broken.permissions = nil
+        #expect(PlayerJourney(restoring: broken, awaitingUntil: now, policy: .init(), now: now, wallNow: wall).phase == .profiled)
     }
 }

@@ -98,6 +98,15 @@ final class TestWebSocketClient {
         return nil
     }
 
+    /// The next text message for which `matches` holds; nil if the socket closes first.
+    func next(where matches: (String) -> Bool) async -> String? {
+        while let event = await next() {
+            if case .text(let text) = event, matches(text) { return text }
+            if case .closed = event { return nil }
+        }
+        return nil
+    }
+
     /// Waits for the close and returns its code (nil when the socket ended without a close frame).
     func closeCode() async -> UInt16? {
         while let event = await next() {

@@ -81,7 +81,7 @@ extension HubRouter {
     private func record(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
         let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
                                           resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
-        hub.worker.async {
+        hub.seatWriter.async {
             do {
                 try hub.store.createMembership(membership)
             } catch {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Logging
 
 /// The owner of one live session: its `SessionState`, its sockets and its timer, all confined to one serial queue.
@@ -18,6 +19,10 @@ final class LiveSession: @unchecked Sendable {
     var probes: [PlayerID: (probe: ConnectionProbe, timer: any DispatchSourceTimer)] = [:]
     /// Streams already reported live (their first frame arrived).
     var liveStreams: Set<StreamKey> = []
+    /// Journeys as last handed to `onJourney`, so only changes are stored.
+    private var storedJourneys: [PlayerID: PlayerJourney.Snapshot] = [:]
+    /// Stores a changed journey (called on `queue`; must not block it).
+    private let onJourney: @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void
     let logger: Logger
     /// Called (on `queue`) once the session is over.
     private let onDiscard: @Sendable (SessionCode) -> Void
@@ -25,9 +30,11 @@ final class LiveSession: @unchecked Sendable {
     private let metrics: HubMetrics
 
     init(state: SessionState, queue: DispatchQueue, logger: Logger, metrics: HubMetrics,
+         onJourney: @escaping @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void,
          onDiscard: @escaping @Sendable (SessionCode) -> Void) {
         self.code = state.code
         self.metrics = metrics
+        self.onJourney = onJourney
         self.state = state
         self.queue = queue
         var logger = logger
@@ -89,6 +96,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     func perform(_ actions: [SessionState.Action]) {
+        defer { storeChangedJourneys() }
         for action in actions {
             switch action {
             case .send(let id, let message):
@@ -116,6 +124,14 @@ final class LiveSession: @unchecked Sendable {
                 for player in Array(probes.keys) { stopProbe(for: player) }
                 onDiscard(code)
             }
+        }
+    }
+
+    /// Hands every journey that changed since it was last stored to `onJourney`.
+    private func storeChangedJourneys() {
+        for (player, snapshot) in state.journeySnapshots(now: .now, wallNow: Date()) where storedJourneys[player] != snapshot {
+            storedJourneys[player] = snapshot
+            onJourney(player, snapshot)
         }
     }
 

@@ -22,7 +22,8 @@ extension SessionHub {
                 let profile = try store.profile(userId: membership.userId)
                 seats.append(SessionState.StoredSeat(
                     playerId: membership.playerId, userId: membership.userId, resumeToken: membership.resumeToken,
-                    displayName: profile?.displayName, photoURL: profile?.photoId.map { "/photos/\($0)" }))
+                    displayName: profile?.displayName, photoURL: profile?.photoId.map { "/photos/\($0)" },
+                    journey: try? JSONDecoder().decode(PlayerJourney.Snapshot.self, from: Data(membership.journey.utf8))))
             }
             let (state, actions) = SessionState.restore(
                 code: code, host: SessionState.Host(userId: hostId, name: hostName), game: stored.game,

@@ -65,6 +65,10 @@ extension SessionHub: WebSocketRoute {
     }
 
     private func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
+        logger.info("socket refused", metadata: [
+            "socket.path.code": "\(connection.endpoint.sessionCode)", "error.code": "\(error.code)",
+            "close.code": "\(code.code)",
+        ])
         send(.error(error), to: connection)
         connection.close(code: code.code, reason: code.reason)
     }

@@ -16,6 +16,8 @@ package final class SessionHub: Sendable {
     let logger: Logger
     /// Blocking work off the event loops.
     let worker = DispatchQueue(label: "pongd.worker", attributes: .concurrent)
+    /// Seat and journey writes, in order (a seat's row before its journey updates).
+    let seatWriter = DispatchQueue(label: "pongd.seat-writer")
     private let sessionQueues: [DispatchQueue]
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
@@ -59,9 +61,9 @@ package final class SessionHub: Sendable {
         var hasher = Hasher()
         hasher.combine(state.code)
         let queue = sessionQueues[Int(UInt(bitPattern: hasher.finalize()) % UInt(sessionQueues.count))]
-        let live = LiveSession(state: state, queue: queue, logger: logger, metrics: metrics) { [weak self] code in
-            self?.discard(code)
-        }
+        let live = LiveSession(state: state, queue: queue, logger: logger, metrics: metrics,
+                               onJourney: { [weak self] player, snapshot in self?.storeJourney(player, snapshot) },
+                               onDiscard: { [weak self] code in self?.discard(code) })
         let count = sessions.withLockedValue { sessions in
             sessions[state.code] = live
             return sessions.count
@@ -87,6 +89,27 @@ package final class SessionHub: Sendable {
             }
         }
         logger.info("session ended", metadata: ["session.code": "\(code)"])
+    }
+
+    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown).
+    package func flushWrites() {
+        seatWriter.sync {}
+    }
+
+    /// Writes a seat's journey to the store, off the session's queue.
+    private func storeJourney(_ player: PlayerID, _ snapshot: PlayerJourney.Snapshot) {
+        guard let data = try? JSONEncoder().encode(snapshot) else { return }
+        let json = String(decoding: data, as: UTF8.self)
+        seatWriter.async { [store, logger] in
+            do throws(StoreError) {
+                try store.updateJourney(playerId: player, json: json)
+            } catch where error == .notFound {
+                // A brand-new seat's first journey precedes its row (written when the join answers); it is the
+                // default a restored seat starts from anyway.
+            } catch {
+                logger.error("cannot store a journey", metadata: ["player.id": "\(player)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Remembers which session a socket belongs to (for its messages and its close).
