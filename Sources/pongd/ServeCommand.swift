@@ -46,8 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server: PongServer
         do {
-            guard idleTimeout > 0, gracePeriod > 0 else {
-                throw ValidationError("--idle-timeout and --grace-period must be positive")
+            guard (0.001...525_600).contains(idleTimeout), (0.001...86_400).contains(gracePeriod) else {
+                throw ValidationError("--idle-timeout must be 0.001–525600 minutes and --grace-period 0.001–86400 s")
             }
             server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
                                     idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)),

@@ -61,8 +61,12 @@ struct OggOpusFileTests {
         writer.append(packet: [1, 2, 3], frames: 960, last: true)
         var bytes = writer.bytes
         bytes.replaceSubrange(28..<36, with: Array("Vorbis!!".utf8))
-        // Recompute nothing: the CRC now fails first, which is also a clear answer.
-        #expect(throws: AudioError.self) { try OggOpusFile(bytes: bytes) }
+        // Re-sign the first page (27-byte header, 1 lacing byte, 19-byte OpusHead) so the magic check is what fails.
+        let crc = OggCRC.checksum(bytes[0..<47], zeroing: 22..<26)
+        withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(22..<26, with: $0) }
+        let notOpus = #expect(throws: AudioError.self) { try OggOpusFile(bytes: bytes) }
+        #expect(notOpus?.code == .corrupt)
+        #expect(notOpus?.message.contains("OpusHead") == true)
 
         let surround = OggOpusWriter(channels: 6, preSkip: 0)
         let error = #expect(throws: AudioError.self) { try OggOpusFile(bytes: surround.bytes) }

@@ -53,7 +53,8 @@ extension HubRouter {
         do throws(StoreError) {
             var photoId = try hub.store.profile(userId: token.userId)?.photoId
             if let photo {
-                let stored = StoredPhoto(id: PhotoID(RandomID.hex(bytes: 16)), userId: token.userId, photo: photo,
+                var random = SystemRandomNumberGenerator()
+                let stored = StoredPhoto(id: PhotoID.generate(using: &random), userId: token.userId, photo: photo,
                                          createdAt: Date())
                 try hub.store.savePhoto(stored)
                 photoId = stored.id

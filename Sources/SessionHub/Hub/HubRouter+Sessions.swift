@@ -61,6 +61,8 @@ extension HubRouter {
                 let outcome = try state.join(user: token.userId, displayName: profile?.displayName,
                                              photoURL: profile?.photoURL, playerId: playerId,
                                              resumeToken: resumeToken, now: now)
+                // Queued before the actions run, so the seat's row precedes its journey writes.
+                if outcome.playerId == playerId { hub.recordSeat(outcome, code: code, user: token.userId) }
                 return (outcome, outcome.actions)
             }) { result in
                 switch result {
@@ -68,24 +70,10 @@ extension HubRouter {
                     reply.send(.error(error))
                 case .success(let outcome):
                     hub.metrics.joined()
-                    if outcome.playerId == playerId { record(outcome, code: code, user: token.userId) }
                     let path = "/sessions/\(code.value)/player/\(token.userId.rawValue)"
                     reply.send((try? json(200, JoinResponse(playerId: outcome.playerId, websocketURL: path,
                                                              resumeToken: outcome.resumeToken))) ?? .error(.internal))
                 }
-            }
-        }
-    }
-
-    /// Stores a new seat so it survives a restart.
-    private func record(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
-        let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
-                                          resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
-        hub.seatWriter.async {
-            do {
-                try hub.store.createMembership(membership)
-            } catch {
-                hub.logger.error("cannot store a seat", metadata: ["session.code": "\(code)", "error": "\(error)"])
             }
         }
     }

@@ -91,9 +91,24 @@ package final class SessionHub: Sendable {
         logger.info("session ended", metadata: ["session.code": "\(code)"])
     }
 
-    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown).
+    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): first the
+    /// session queues finish the events in flight (which queue their writes), then the writer drains.
     package func flushWrites() {
+        for queue in sessionQueues { queue.sync {} }
         seatWriter.sync {}
+    }
+
+    /// Stores a new seat so it survives a restart; call on the session's queue, before its journey is stored.
+    func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
+        let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
+                                          resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
+        seatWriter.async { [store, logger] in
+            do {
+                try store.createMembership(membership)
+            } catch {
+                logger.error("cannot store a seat", metadata: ["session.code": "\(code)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Writes a seat's journey to the store, off the session's queue.
@@ -103,9 +118,6 @@ package final class SessionHub: Sendable {
         seatWriter.async { [store, logger] in
             do throws(StoreError) {
                 try store.updateJourney(playerId: player, json: json)
-            } catch where error == .notFound {
-                // A brand-new seat's first journey precedes its row (written when the join answers); it is the
-                // default a restored seat starts from anyway.
             } catch {
                 logger.error("cannot store a journey", metadata: ["player.id": "\(player)", "error": "\(error)"])
             }

@@ -50,7 +50,8 @@ extension PlayerJourney {
         muted = snapshot.muted
         battery = snapshot.battery
         if let result = snapshot.test, let testedAt = snapshot.testedAt {
-            let age = max(0, wallNow.timeIntervalSince(testedAt))
+            // At most a day back: any test that old is stale anyway, and the bound keeps the arithmetic safe.
+            let age = min(max(0, wallNow.timeIntervalSince(testedAt)), 86_400)
             connectionTest = MeasuredTest(result: result, at: now - .milliseconds(Int64(age * 1000)))
         }
         var restored = Phase(rawValue: snapshot.phase) ?? .joined

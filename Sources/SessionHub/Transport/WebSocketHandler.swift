@@ -1,4 +1,5 @@
 import NIOCore
+import NIOHTTP1
 import NIOWebSocket
 
 /// Per-socket WebSocket handling after the upgrade: control frames, the text cap, flood limits, and hand-off of
@@ -21,10 +22,14 @@ final class WebSocketHandler: ChannelInboundHandler {
                                    now: now)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        // Synchronous, so the route knows the socket before its first message; the route's writes and closes go
-        // through `WebSocketConnection`, which defers them to the event loop, after the 101 response.
-        route.opened(connection)
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The route hears of the socket once NIO's upgrade is complete: the HTTP handlers are gone, so the route may
+        // write at once (a dashboard's welcome), and bytes the client sent meanwhile are replayed only after this,
+        // so the route knows the socket before its first message.
+        if case .upgradeComplete? = event as? HTTPServerUpgradeEvents {
+            route.opened(connection)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
