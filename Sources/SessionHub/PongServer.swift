@@ -15,10 +15,13 @@ public final class PongServer: Service, Sendable {
     /// kept.
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, publicBaseURL: String = "",
                 idleTimeout: Duration = .seconds(2 * 3600), gracePeriod: Duration = .seconds(60),
+                joinBurst: Double = 10, joinsPerMinute: Double = 10,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) throws {
         let session = SessionState.Configuration(gracePeriod: gracePeriod, idleTimeout: idleTimeout)
         hub = try SessionHub(configuration: HubConfiguration(dataDirectory: dataDirectory,
-                                                                 publicBaseURL: publicBaseURL, session: session),
+                                                                 publicBaseURL: publicBaseURL, session: session,
+                                                                 joinBurst: joinBurst,
+                                                                 joinsPerSecond: joinsPerMinute / 60),
                                  logger: logger)
         server = HTTPServer(configuration: .init(host: host, port: port), group: group, logger: logger,
                             router: hub.router, webSockets: hub)

@@ -27,6 +27,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a dropped player's seat is kept for them to resume.")
     var gracePeriod: Double = 60
 
+    @Option(help: "Joins one client address may make at once (a burst), beyond which it is limited to --joins-per-minute.")
+    var joinBurst: Double = 10
+
+    @Option(help: "Sustained joins per minute per client address (429 too_many_join_attempts beyond).")
+    var joinsPerMinute: Double = 10
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -49,9 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
             guard (0.001...525_600).contains(idleTimeout), (0.001...86_400).contains(gracePeriod) else {
                 throw ValidationError("--idle-timeout must be 0.001–525600 minutes and --grace-period 0.001–86400 s")
             }
+            guard (1...1_000_000).contains(joinBurst), (0.001...6_000_000).contains(joinsPerMinute) else {
+                throw ValidationError("--join-burst must be 1–1000000 and --joins-per-minute 0.001–6000000")
+            }
             server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
                                     idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)),
-                                    gracePeriod: .milliseconds(Int64(gracePeriod * 1000)), logger: logger)
+                                    gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
+                                    joinBurst: joinBurst, joinsPerMinute: joinsPerMinute, logger: logger)
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -63,7 +63,7 @@ struct StreamMonitorTests {
         }
         for packet in 0..<100 { _ = monitor.frameArrived(.audio, bytes: 100, now: at(1000 + packet * 20)) }
         let actions = monitor.tick(now: at(3000), muted: unmuted)
-        guard case .report(let report)? = actions.last else {
+        guard case .report(let report, let grade)? = actions.last else {
             Issue.record("no report in \(actions)")
             return
         }
@@ -71,6 +71,7 @@ struct StreamMonitorTests {
         #expect(report.resolution == "1280x720")
         #expect(report.fps == 30)
         #expect(abs(report.uploadKbps - 2040) < 1)  // (60 × 8333 + 100 × 100) bytes over 2 s
+        #expect(grade == .fair)
         #expect(monitor.tick(now: at(3100), muted: unmuted).isEmpty)  // next report due at 4 s
     }
 

@@ -76,8 +76,10 @@ extension LiveSession {
                     "player.id": "\(player)", "track": "\(kind.rawValue)", "state": "\(mediaState.rawValue)",
                 ])
                 perform(state.mediaChanged(player, kind, to: mediaState, now: .now))
-            case .report(let report):
+            case .report(let report, let grade):
                 if let socket = state.seats[player]?.connection { send(.stream(report), to: socket) }
+                let actions = state.mediaRateGraded(player, grade)
+                if !actions.isEmpty { perform(actions) }
             }
         }
     }

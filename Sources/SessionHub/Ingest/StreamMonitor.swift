@@ -21,8 +21,8 @@ package struct StreamMonitor: Sendable {
     package enum Action: Hashable, Sendable {
         /// A track changed state: tell the journey (lobby, readiness).
         case trackChanged(MediaKind, MediaState)
-        /// Send this `stream` message to the player.
-        case report(StreamReport)
+        /// Send this `stream` message to the player; `grade` is the media upload rate's (nil before a reading).
+        case report(StreamReport, grade: ConnectionGrade?)
     }
 
     /// Texts shown with a failed video track (the spec's "Stream Error" diagnostics).
@@ -98,7 +98,7 @@ package struct StreamMonitor: Sendable {
         if now >= nextReport {
             nextReport += configuration.reportInterval
             if nextReport <= now { nextReport = now + configuration.reportInterval }
-            actions.append(.report(report(now: now)))
+            actions.append(.report(report(now: now), grade: mediaGrade(now: now)))
         }
         return actions
     }

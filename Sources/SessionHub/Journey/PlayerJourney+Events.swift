@@ -72,6 +72,7 @@ extension PlayerJourney {
         if audio, permissions?.microphone != .granted { throw .permissionNotGranted(.audio) }
         withoutVideo = !video
         withoutAudio = !audio
+        streamGrade = nil
         self.video = video ? .starting : .off
         self.audio = audio ? .starting : .off
         if phase == .permissions { phase = .streamConfigured }
@@ -90,6 +91,13 @@ extension PlayerJourney {
             audio = state
         }
         return settle(now: now, lobbyChanged: true)
+    }
+
+    /// The stream monitor graded the media upload rate: the lobby's grade follows when it changes.
+    package mutating func mediaRateGraded(_ grade: ConnectionGrade?) -> [Action] {
+        let before = lobbyGrade
+        streamGrade = grade
+        return lobbyGrade == before ? [] : [.broadcastLobby]
     }
 
     /// The prober finished the running test: the result goes to the player; the first one completes `tested`.

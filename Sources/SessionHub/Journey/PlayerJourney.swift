@@ -79,6 +79,9 @@ package struct PlayerJourney: Hashable, Sendable {
     package internal(set) var muted = LobbySnapshot.Muted()
     /// Latest finished connection test.
     package internal(set) var connectionTest: MeasuredTest?
+    /// The grade of the media upload rate while streaming (a lower bound of the link's: media is sent at the
+    /// encoder's bitrate); nil before a reading or after a restart of the streams.
+    package internal(set) var streamGrade: ConnectionGrade?
     /// A connection test is running.
     package internal(set) var testRunning = false
     /// Latest battery report.
@@ -145,6 +148,13 @@ package struct PlayerJourney: Hashable, Sendable {
             connection: connection == .connected ? .connected : .reconnecting,
             ready: phase == .ready,
             stream: LobbySnapshot.Stream(video: video, audio: audio, muted: muted),
-            grade: connectionTest?.result.grade)
+            grade: lobbyGrade)
+    }
+
+    /// The lobby's grade: the connection test's, raised by what the stream has since proven the link carries.
+    package var lobbyGrade: ConnectionGrade? {
+        guard let streamGrade else { return connectionTest?.result.grade }
+        guard let tested = connectionTest?.result.grade else { return streamGrade }
+        return tested.rank >= streamGrade.rank ? tested : streamGrade
     }
 }

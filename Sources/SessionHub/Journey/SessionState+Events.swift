@@ -57,6 +57,12 @@ extension SessionState {
         return route(seats[player]?.journey.mediaChanged(kind, to: state, now: now) ?? [], for: player)
     }
 
+    /// The stream monitor graded this player's media upload rate.
+    package mutating func mediaRateGraded(_ player: PlayerID, _ grade: ConnectionGrade?) -> [Action] {
+        guard phase != .ended else { return [] }
+        return route(seats[player]?.journey.mediaRateGraded(grade) ?? [], for: player)
+    }
+
     /// The prober finished this player's connection test.
     package mutating func connectionTestCompleted(_ player: PlayerID, _ result: ConnectionTestResult,
                                                   now: ContinuousClock.Instant) -> [Action] {

@@ -38,6 +38,15 @@ package enum MediaKind: String, Codable, Sendable, CaseIterable {
 package enum ConnectionGrade: String, Codable, Sendable, CaseIterable {
     case good, fair, poor
 
+    /// Order of the grades: poor 0, fair 1, good 2.
+    package var rank: Int {
+        switch self {
+        case .poor: 0
+        case .fair: 1
+        case .good: 2
+        }
+    }
+
     /// The grade of a measured upload rate (5 Mbps exactly is fair, 2 Mbps exactly is fair).
     package init(uploadMbps: Double) {
         if uploadMbps > 5 {
