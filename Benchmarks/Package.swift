@@ -40,6 +40,17 @@ let package = Package(
             path: "Benchmarks/FrameParse",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        /// Live ingest per packet (decode → detector → timeline) against libopus decoding alone, in one run.
+        .executableTarget(
+            name: "Ingest",
+            dependencies: [
+                .product(name: "SessionHub", package: "main"),
+                .product(name: "BounceDetector", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Ingest",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         /// A real PongServer on loopback, driven by a small NIO HTTP + WebSocket client (joins/s, lobby fan-out).
         .executableTarget(
             name: "Hub",

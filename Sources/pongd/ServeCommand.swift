@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Joins one client address may make at once (a burst), beyond which it is limited to --joins-per-minute.")
     var joinBurst: Double = 10
 
-    @Option(help: "Sustained joins per minute per client address (429 too_many_join_attempts beyond).")
+    @Option(help: "Sustained joins per minute per client address (429 too_many_attempts beyond).")
     var joinsPerMinute: Double = 10
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

@@ -60,7 +60,7 @@ extension LiveSession {
     private func bounceHeard(_ detection: AudioIngest.Detection, from player: PlayerID,
                              arrival: ContinuousClock.Instant) {
         let bounce = Bounce(playerId: player, streamTime: (detection.streamTime * 1e6).rounded() / 1e6,
-                            captureTime: Int64(clamping: detection.captureTime), kind: detection.kind,
+                            captureTime: Int64(clamping: detection.captureTime), kind: BounceKind(detection.kind),
                             confidence: (detection.confidence * 1000).rounded() / 1000)
         broadcast(.bounce(bounce))
         metrics.bounce(bounce.kind, latency: arrival.duration(to: .now))

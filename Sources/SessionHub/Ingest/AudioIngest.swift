@@ -6,24 +6,24 @@ import BounceDetector
 ///
 /// Opus is decoded straight to mono at 48 kHz (libopus mixes stereo down for free); AAC at the stream's own rate, the
 /// detector made on the first decoded frame. Not thread-safe: it lives on its session's queue.
-package final class AudioIngest {
+public final class AudioIngest {
     /// An impact as the `bounce` message reports it.
-    package struct Detection: Hashable, Sendable {
+    public struct Detection: Hashable, Sendable {
         /// Seconds from the first decoded sample, less `preSkip`.
-        package var streamTime: Double
+        public var streamTime: Double
         /// µs on the phone's clock.
-        package var captureTime: UInt64
+        public var captureTime: UInt64
         /// Table, racket or unknown.
-        package var kind: BounceKind
+        public var kind: ImpactKind
         /// 0...1.
-        package var confidence: Double
+        public var confidence: Double
     }
 
     /// Gaps of up to this many packets are concealed (libopus PLC); longer ones are skipped in stream time.
-    package static let maxConcealedPackets = 25
+    public static let maxConcealedPackets = 25
 
-    /// The codec `POST /streams/start` chose.
-    package let codec: MediaFrame.Codec
+    /// The codec `POST /streams/start` chose (`.opus` or `.aac`).
+    public let codec: MediaFrame.Codec
     private let preSkip: Int
     private var decoder: Decoder
     private var detector: ImpactDetector?
@@ -38,31 +38,38 @@ package final class AudioIngest {
         case aac(AACFrameDecoder)
     }
 
-    /// Opens the decoder for `codec` (`.opus` or `.aac`); `preSkip` is the encoder delay in 48 kHz frames.
-    package init(codec: AudioCodec, preSkip: Int = 0,
-                 tune: @escaping @Sendable (inout DetectorParameters) -> Void = { _ in }) throws(AudioError) {
+    /// Opens the decoder for `codec` (`.opus` or `.aac`; a video codec is `unsupported`); `preSkip` is the encoder
+    /// delay in 48 kHz frames.
+    public init(codec: MediaFrame.Codec, preSkip: Int = 0,
+                tune: @escaping @Sendable (inout DetectorParameters) -> Void = { _ in }) throws(AudioError) {
         self.preSkip = preSkip
         self.tune = tune
+        self.codec = codec
         switch codec {
         case .opus:
-            self.codec = .opus
             decoder = .opus(try OpusPacketDecoder(sampleRate: 48000, channels: 1))
             try makeDetector(sampleRate: 48000, channels: 1)
         case .aac:
-            self.codec = .aac
             decoder = .aac(try AACFrameDecoder())
+        case .h264, .vp8, .filler:
+            throw AudioError(.unsupported, "ingest: \(codec.label) is not an audio codec")
         }
     }
 
+    /// Opens the decoder for a `POST /streams/start` audio codec.
+    package convenience init(codec: AudioCodec, preSkip: Int = 0) throws(AudioError) {
+        try self.init(codec: codec == .opus ? MediaFrame.Codec.opus : .aac, preSkip: preSkip)
+    }
+
     /// Stream time so far, in seconds (decoded, concealed and skipped audio, less `preSkip`).
-    package var streamTime: Double {
+    public var streamTime: Double {
         guard let timeline else { return 0 }
         return timeline.streamTime(ofStreamFrame: timeline.streamFrames)
     }
 
     /// Takes one audio frame's payload; `onDetection` gets every impact the detector decided on meanwhile.
     /// Throws `codec_mismatch` or `undecodable_media` (the stream stays usable).
-    package func ingest(_ payload: UnsafeRawBufferPointer, codec: MediaFrame.Codec, sequence number: UInt32,
+    public func ingest(_ payload: UnsafeRawBufferPointer, codec: MediaFrame.Codec, sequence number: UInt32,
                         captureTime: UInt64, onDetection: (Detection) -> Void) throws(IngestError) {
         guard codec == self.codec else { throw .codecMismatch(expected: self.codec, got: codec) }
         switch sequence.step(number) {
@@ -79,7 +86,13 @@ package final class AudioIngest {
             case .opus(let opus): pcm = try opus.decode(payload)
             case .aac(let aac):
                 pcm = try aac.decode(payload)
-                if detector == nil, aac.sampleRate > 0 { try makeDetector(sampleRate: aac.sampleRate, channels: aac.channels) }
+                if let format = detector?.format {
+                    guard format.sampleRate == aac.sampleRate, format.channels == aac.channels else {
+                        throw AudioError(.unsupported, "AAC: the stream changed its rate or channels")
+                    }
+                } else if aac.sampleRate > 0 {
+                    try makeDetector(sampleRate: aac.sampleRate, channels: aac.channels)
+                }
             }
         } catch {
             throw .undecodable(codec)
@@ -111,7 +124,7 @@ package final class AudioIngest {
             let frame = timeline.streamFrame(ofDetectorFrame: impact.frame)
             let streamTime = timeline.streamTime(ofStreamFrame: frame)
             guard streamTime >= 0, let capture = timeline.captureTime(ofStreamFrame: frame) else { return }
-            onDetection(Detection(streamTime: streamTime, captureTime: capture, kind: BounceKind(impact.kind),
+            onDetection(Detection(streamTime: streamTime, captureTime: capture, kind: impact.kind,
                                   confidence: Double(impact.confidence)))
         }
     }
