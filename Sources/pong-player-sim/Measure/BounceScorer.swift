@@ -1,0 +1,84 @@
+/// Scores one phone's `bounce` events against the labels: precision, recall and F1 at a tolerance (±10 ms).
+///
+/// The phone streamed the file in a loop from stream time 0, so label `t` of loop `k` is expected at stream time
+/// `k * loopSeconds + t`. Only expectations inside a sent window count, at least `margin` from its edges (the
+/// server cannot hear what was not sent, and a detection needs a little audio after the onset); detections outside
+/// every window are ignored too. Matching is one-to-one, greedy in time order, nearest first.
+struct BounceScorer: Sendable {
+    /// Counts that add up over phones.
+    struct Score: Hashable, Sendable {
+        /// Detections within tolerance of a label.
+        var truePositives = 0
+        /// Detections with no label near them.
+        var falsePositives = 0
+        /// Labels no detection matched.
+        var falseNegatives = 0
+
+        /// The sum of two scores.
+        static func + (lhs: Score, rhs: Score) -> Score {
+            Score(truePositives: lhs.truePositives + rhs.truePositives,
+                  falsePositives: lhs.falsePositives + rhs.falsePositives,
+                  falseNegatives: lhs.falseNegatives + rhs.falseNegatives)
+        }
+
+        /// 2·TP / (2·TP + FP + FN); nil when there was nothing to score.
+        var f1: Double? {
+            let denominator = 2 * truePositives + falsePositives + falseNegatives
+            return denominator == 0 ? nil : Double(2 * truePositives) / Double(denominator)
+        }
+    }
+
+    /// The labels of one loop of the file.
+    var labels: Labels
+    /// One loop's length, seconds of stream time.
+    var loopSeconds: Double
+    /// Match tolerance, seconds.
+    var tolerance = 0.010
+    /// Distance from a window's edges within which labels are not expected, seconds.
+    var margin = 0.050
+
+    /// Scores detections (`bounce.streamTime` values) against the labels expected in `windows`.
+    func score(detections: [Double], windows: [StreamWindows.Window]) -> Score {
+        var expected: [Double] = []
+        for window in windows {
+            let lower = window.start + margin
+            let upper = window.end - margin
+            guard upper > lower, loopSeconds > 0 else { continue }
+            var loop = max(0, Int((lower / loopSeconds).rounded(.down)))
+            while Double(loop) * loopSeconds <= upper {
+                let offset = Double(loop) * loopSeconds
+                for label in labels.labels {
+                    let time = offset + label.time
+                    if time >= lower && time < upper { expected.append(time) }
+                }
+                loop += 1
+            }
+        }
+        expected.sort()
+        let heard = detections.filter { time in
+            windows.contains { time >= $0.start + margin - tolerance && time < $0.end - margin + tolerance }
+        }.sorted()
+        var used = [Bool](repeating: false, count: expected.count)
+        var score = Score()
+        var firstCandidate = 0
+        for time in heard {
+            while firstCandidate < expected.count && expected[firstCandidate] < time - tolerance { firstCandidate += 1 }
+            var best: Int?
+            var index = firstCandidate
+            while index < expected.count && expected[index] <= time + tolerance {
+                if !used[index], best.map({ abs(expected[index] - time) < abs(expected[$0] - time) }) ?? true {
+                    best = index
+                }
+                index += 1
+            }
+            if let best {
+                used[best] = true
+                score.truePositives += 1
+            } else {
+                score.falsePositives += 1
+            }
+        }
+        score.falseNegatives = used.filter { !$0 }.count
+        return score
+    }
+}

@@ -1,0 +1,116 @@
+import Histogram
+
+import Foundation
+
+/// The run's summary: the end-of-run table and the one-line JSON (`--json`).
+struct Report: Hashable, Sendable, Encodable {
+    /// p50 and p99 of a latency, ms (nil when nothing was measured).
+    struct Percentiles: Hashable, Sendable, Encodable {
+        /// Median, ms.
+        var p50: Double?
+        /// 99th percentile, ms.
+        var p99: Double?
+
+        private enum CodingKeys: String, CodingKey { case p50, p99 }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(p50, forKey: .p50)  // explicit null
+            try container.encode(p99, forKey: .p99)
+        }
+    }
+
+    /// Phones started.
+    var players: Int
+    /// Phones the lobby showed ready.
+    var ready: Int
+    /// All errors counted.
+    var errors: Int
+    /// Join → ready.
+    var joinToReadyMs: Percentiles
+    /// Packet due → own `bounce` received.
+    var bounceLatencyMs: Percentiles
+    /// F1 of bounces against labels at ±10 ms (nil when nothing could be scored).
+    var bounceF1: Double?
+    /// Reconnects.
+    var reconnects: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case players, ready, errors, joinToReadyMs, bounceLatencyMs, bounceF1, reconnects
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(players, forKey: .players)
+        try container.encode(ready, forKey: .ready)
+        try container.encode(errors, forKey: .errors)
+        try container.encode(joinToReadyMs, forKey: .joinToReadyMs)
+        try container.encode(bounceLatencyMs, forKey: .bounceLatencyMs)
+        try container.encode(bounceF1.map { ($0 * 10000).rounded() / 10000 }, forKey: .bounceF1)
+        try container.encode(reconnects, forKey: .reconnects)
+    }
+
+    /// The report of `values`.
+    init(_ values: SimStats.Values) {
+        players = values.players
+        ready = values.ready
+        errors = values.errorTotal
+        joinToReadyMs = Self.percentiles(values.joinToReady)
+        bounceLatencyMs = Self.percentiles(values.bounceLatency)
+        bounceF1 = values.score.f1
+        reconnects = values.reconnects
+    }
+
+    /// The JSON line (keys in the documented order).
+    var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    /// p50/p99 in ms, rounded to 0.1 ms.
+    static func percentiles(_ histogram: Histogram<UInt64>) -> Percentiles {
+        guard histogram.totalCount > 0 else { return Percentiles(p50: nil, p99: nil) }
+        func ms(_ p: Double) -> Double { (Double(histogram.valueAtPercentile(p)) / 100).rounded() / 10 }
+        return Percentiles(p50: ms(50), p99: ms(99))
+    }
+
+    /// The end-of-run table.
+    static func table(_ values: SimStats.Values, wallSeconds: Double) -> String {
+        let report = Report(values)
+        func pct(_ p: Percentiles) -> String {
+            guard let p50 = p.p50, let p99 = p.p99 else { return "-" }
+            return "p50 \(p50) ms  p99 \(p99) ms"
+        }
+        func hist(_ h: Histogram<UInt64>) -> String {
+            guard h.totalCount > 0 else { return "" }
+            return "  (n \(h.totalCount), max \(Double(h.max / 100) / 10) ms)"
+        }
+        var lines = [
+            "pong-player-sim results (\(Int(wallSeconds.rounded())) s)",
+            "  players          \(values.players)",
+            "  ready sent       \(values.readySent)",
+            "  ready (lobby)    \(values.ready)",
+            "  failed journeys  \(values.failed)",
+            "  sessions started \(values.sessionsStarted)",
+            "  join→ready       \(pct(report.joinToReadyMs))\(hist(values.joinToReady))",
+            "  bounce latency   \(pct(report.bounceLatencyMs))\(hist(values.bounceLatency))",
+            "  bounces          \(values.bounces) own (\(values.bouncesUnmapped) not mapped to a packet)",
+            "  bounce F1 ±10ms  \(report.bounceF1.map { String(($0 * 1000).rounded() / 1000) } ?? "-")"
+                + "  (TP \(values.score.truePositives), FP \(values.score.falsePositives), "
+                + "FN \(values.score.falseNegatives))",
+            "  reconnects       \(values.reconnects)",
+            "  audio packets    \(values.audioPackets)",
+            "  filler sent      \(values.fillerBytes / 1_000_000) MB",
+            "  errors           \(values.errorTotal)",
+        ]
+        for (code, count) in values.errors.sorted(by: { $0.key < $1.key }) {
+            lines.append("    \(code + String(repeating: " ", count: max(1, 28 - code.count))) \(count)")
+        }
+        if !values.uploadMbps.isEmpty {
+            let sorted = values.uploadMbps.sorted()
+            lines.append("  test uploadMbps  min \(sorted.first!)  median \(sorted[sorted.count / 2])  max \(sorted.last!)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
