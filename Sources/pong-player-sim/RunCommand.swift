@@ -37,7 +37,7 @@ struct RunCommand: AsyncParsableCommand {
     var bitrate = 24000
 
     @Option(name: .customLong("filler-mbps"), help: "Cap of the connection-test filler upload, Mbit/s (0: none).")
-    var fillerMbps: Double = 100
+    var fillerMbps: Double = 20
 
     @Option(name: .customLong("signup-every"), help: "Every N-th phone signs up; the others are guests (0: none).")
     var signupEvery = 10
@@ -76,7 +76,7 @@ struct RunCommand: AsyncParsableCommand {
             let values = try await SimRunner(plan: plan).run()
             Console.out(Report.table(values, wallSeconds: PhoneDriver.now().seconds(since: started)))
             if json { Console.out(Report(values).jsonLine) }
-        } catch let error as SimError {
+        } catch {
             Console.error("pong-player-sim: \(error)")
             throw ExitCode(1)
         }

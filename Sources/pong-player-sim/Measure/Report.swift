@@ -3,21 +3,13 @@ import Histogram
 import Foundation
 
 /// The run's summary: the end-of-run table and the one-line JSON (`--json`).
-struct Report: Hashable, Sendable, Encodable {
+struct Report: Hashable, Sendable {
     /// p50 and p99 of a latency, ms (nil when nothing was measured).
-    struct Percentiles: Hashable, Sendable, Encodable {
+    struct Percentiles: Hashable, Sendable {
         /// Median, ms.
         var p50: Double?
         /// 99th percentile, ms.
         var p99: Double?
-
-        private enum CodingKeys: String, CodingKey { case p50, p99 }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(p50, forKey: .p50)  // explicit null
-            try container.encode(p99, forKey: .p99)
-        }
     }
 
     /// Phones started.
@@ -35,21 +27,6 @@ struct Report: Hashable, Sendable, Encodable {
     /// Reconnects.
     var reconnects: Int
 
-    private enum CodingKeys: String, CodingKey {
-        case players, ready, errors, joinToReadyMs, bounceLatencyMs, bounceF1, reconnects
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(players, forKey: .players)
-        try container.encode(ready, forKey: .ready)
-        try container.encode(errors, forKey: .errors)
-        try container.encode(joinToReadyMs, forKey: .joinToReadyMs)
-        try container.encode(bounceLatencyMs, forKey: .bounceLatencyMs)
-        try container.encode(bounceF1.map { ($0 * 10000).rounded() / 10000 }, forKey: .bounceF1)
-        try container.encode(reconnects, forKey: .reconnects)
-    }
-
     /// The report of `values`.
     init(_ values: SimStats.Values) {
         players = values.players
@@ -61,11 +38,17 @@ struct Report: Hashable, Sendable, Encodable {
         reconnects = values.reconnects
     }
 
-    /// The JSON line (keys in the documented order).
+    /// The JSON line, keys in the documented order: `{"players", "ready", "errors", "joinToReadyMs": {"p50",
+    /// "p99"}, "bounceLatencyMs": {"p50", "p99"}, "bounceF1", "reconnects"}` (unknown values are `null`).
     var jsonLine: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+        func number(_ value: Double?) -> String {
+            guard let value, value.isFinite else { return "null" }
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        func pair(_ p: Percentiles) -> String { #"{"p50":\#(number(p.p50)),"p99":\#(number(p.p99))}"# }
+        let f1 = bounceF1.map { ($0 * 10000).rounded() / 10000 }
+        return #"{"players":\#(players),"ready":\#(ready),"errors":\#(errors),"joinToReadyMs":\#(pair(joinToReadyMs)),"#
+            + #""bounceLatencyMs":\#(pair(bounceLatencyMs)),"bounceF1":\#(number(f1)),"reconnects":\#(reconnects)}"#
     }
 
     /// p50/p99 in ms, rounded to 0.1 ms.

@@ -19,7 +19,7 @@ struct PhoneSettings: Sendable {
     /// Abrupt socket drops per phone per minute once ready (0: none).
     var chaosDropsPerMinute: Double = 0
     /// Cap of the upload-probe filler in bytes per second (0: as fast as the socket drains).
-    var fillerBytesPerSecond: Double = 100_000_000 / 8
+    var fillerBytesPerSecond: Double = 20_000_000 / 8
     /// Payload bytes of one filler frame.
     var fillerFrameBytes = 16 * 1024
 }
