@@ -5,6 +5,12 @@ struct ServerAddress: Hashable, Sendable {
     /// TCP port.
     var port: Int
 
+    /// An address from its parts.
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
     /// Parses `http://host:port` (a trailing path is ignored; the port defaults to 80).
     init(parsing url: String) throws(SimError) {
         var rest = Substring(url)

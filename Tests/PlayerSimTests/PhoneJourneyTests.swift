@@ -83,7 +83,7 @@ struct PhoneJourneyTests {
         #expect(steps[8] == [.send(.probePong(ProbeStamp(id: 1, t: 99)))])
         #expect(steps[9] == [.sendFiller(seconds: 2)])
         #expect(steps[10] == [.testResult(Self.testResult)])
-        #expect(steps[11] == [.send(.ready), .readySent(joinToReady: 13.9 - 10)])
+        #expect(steps[11] == [.send(.ready), .readySent(joinToReady: 3.9)])
         #expect(journey.step == .readySent)
         #expect(journey.received(Self.lobby("p1", ready: true), now: .seconds(14)) == [.readyConfirmed])
         #expect(journey.step == .ready)

@@ -27,6 +27,7 @@ enum HTTPClient {
         let body = json.map { ByteBuffer(string: $0) } ?? ByteBuffer()
         if json != nil { head.headers.add(name: "Content-Type", value: "application/json") }
         head.headers.add(name: "Content-Length", value: "\(body.readableBytes)")
+        let request = head
         let connect = ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
@@ -40,7 +41,7 @@ enum HTTPClient {
         connect.whenComplete { result in
             switch result {
             case .success(let channel):
-                channel.write(HTTPClientRequestPart.head(head), promise: nil)
+                channel.write(HTTPClientRequestPart.head(request), promise: nil)
                 channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
                 channel.writeAndFlush(HTTPClientRequestPart.end(nil)).whenFailure { promise.fail($0) }
             case .failure(let error):
