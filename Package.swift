@@ -35,6 +35,7 @@ let package = Package(
             name: "SessionHub",
             dependencies: [
                 "BounceDetector",
+                "CAudio",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -80,13 +81,15 @@ let package = Package(
             name: "SessionHubTests",
             dependencies: [
                 "SessionHub",
+                "BounceDetector",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "PlayerSimTests",

@@ -12,14 +12,19 @@ final class HubTestServer {
     private let task: Task<Void, any Error>
 
     /// Starts a server; `dataDirectory` reuses a folder (for restart tests), nil makes a fresh one.
+    /// The stream monitor's timeouts default to a minute so that slow test machines never fail a stream by accident.
     static func start(dataDirectory: String? = nil, session: SessionState.Configuration = .init(),
-                      joinBurst: Double = 100) async throws -> HubTestServer {
+                      joinBurst: Double = 100, streamMonitor: StreamMonitor.Configuration = .patient)
+        async throws -> HubTestServer
+    {
         let folder = dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("pongd-e2e-\(UUID().uuidString)").path
         let logger = Logger(label: "test")
-        let hub = try SessionHub(configuration: HubConfiguration(
+        var configuration = HubConfiguration(
             dataDirectory: folder, session: session, joinBurst: joinBurst, joinsPerSecond: joinBurst / 60,
-            passwordHashing: .init(logRounds: 10, blockSize: 8, parallelism: 1)), logger: logger)
+            passwordHashing: .init(logRounds: 10, blockSize: 8, parallelism: 1))
+        configuration.streamMonitor = streamMonitor
+        let hub = try SessionHub(configuration: configuration, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, router: hub.router,
                                 webSockets: hub)
         let group = ServiceGroup(services: [server], logger: logger)
@@ -64,4 +69,14 @@ func jsonObject(_ text: String?) -> [String: Any] {
         return [:]
     }
     return object
+}
+
+extension StreamMonitor.Configuration {
+    /// Start and stall timeouts of a minute (reports stay at one a second).
+    static var patient: Self {
+        var configuration = Self()
+        configuration.startTimeout = .seconds(60)
+        configuration.stallTimeout = .seconds(60)
+        return configuration
+    }
 }

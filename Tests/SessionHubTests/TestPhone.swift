@@ -1,3 +1,4 @@
+import BounceDetector
 import Foundation
 import Testing
 @testable import SessionHub
@@ -11,12 +12,21 @@ struct TestPhone {
 
     /// A media frame of the contract: kind, codec, seq, capture time, payload.
     static func frame(kind: UInt8, codec: UInt8, sequence: UInt32, bytes: Int) -> [UInt8] {
+        frame(kind: kind, codec: codec, sequence: sequence, payload: [UInt8](repeating: 0x5A, count: bytes))
+    }
+
+    /// A media frame carrying `payload`, captured at `captureTime` µs.
+    static func frame(kind: UInt8, codec: UInt8, sequence: UInt32, captureTime: UInt64 = 1_000_000,
+                      payload: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [kind, codec]
         out += withUnsafeBytes(of: sequence.bigEndian, Array.init)
-        out += withUnsafeBytes(of: UInt64(1_000_000).bigEndian, Array.init)
-        out += [UInt8](repeating: 0x5A, count: bytes)
+        out += withUnsafeBytes(of: captureTime.bigEndian, Array.init)
+        out += payload
         return out
     }
+
+    /// 20 ms of silence as an Opus packet.
+    static let silentOpusPacket: [UInt8] = (try? OpusPacketEncoder().encode([Float](repeating: 0, count: 960))) ?? [0xf8]
 
     /// permissions → streamConfig → streams/start → first frames → battery → connection test; returns the
     /// `connectionTest` result message.
@@ -28,7 +38,7 @@ struct TestPhone {
              "audio":{"codec":"opus","sampleRate":48000,"channels":1}}
             """)
         #expect(start.status == 200)
-        try await socket.send(binary: Self.frame(kind: 1, codec: 1, sequence: 0, bytes: 60))
+        try await socket.send(binary: Self.frame(kind: 1, codec: 1, sequence: 0, payload: Self.silentOpusPacket))
         try await socket.send(binary: Self.frame(kind: 2, codec: 1, sequence: 0, bytes: 2000))
         try await socket.send(#"{"type":"battery","level":80,"charging":false}"#)
         try await socket.send(#"{"type":"connectionTest.start"}"#)

@@ -15,6 +15,8 @@ package struct HubConfiguration: Sendable {
     package var sessionQueues: Int
     /// scrypt cost; tests lower it.
     package var passwordHashing: PasswordHasher.Parameters
+    /// Stream start and stall timeouts, and the `stream` report interval.
+    package var streamMonitor = StreamMonitor.Configuration()
 
     package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
                  session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,

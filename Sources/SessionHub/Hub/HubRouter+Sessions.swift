@@ -119,11 +119,7 @@ extension HubRouter {
             return reply.send(.error(.sessionNotFound))
         }
         let streamId = RandomID.hex(bytes: 12)
-        live.request({ state, now throws(APIError) in
-            let actions = try state.streamStarted(user: token.userId, video: start.video != nil,
-                                                  audio: start.audio != nil, now: now)
-            return (streamId, actions)
-        }) { result in
+        live.startStreams(user: token.userId, request: start, streamId: streamId) { result in
             switch result {
             case .failure(let error): reply.send(.error(error))
             case .success(let id): reply.send(.json(200, #"{"streamId":"\#(id)"}"#))

@@ -1,17 +1,14 @@
+import BounceDetector
+import Foundation
 import NIOCore
 
-/// A player's stream of one kind.
-struct StreamKey: Hashable, Sendable {
-    var player: PlayerID
-    var kind: MediaKind
-}
-
-/// Binary frames from a player's socket: probe filler for the prober; the first audio or video frame of a stream
-/// marks it live. (Decoding and bounce detection of the audio is issue [4/4].)
+/// Binary frames from a player's socket: probe filler for the prober; audio decoded and listened to for bounces;
+/// video inspected for its picture size; both metered by the player's `StreamMonitor`.
 extension LiveSession {
-    /// Handles one parsed frame from `connection`; a frame out of place gets an `error` message.
-    func mediaFrame(_ frame: MediaFrame, from connection: ConnectionID) {
-        let now = ContinuousClock.now
+    /// Handles one parsed frame from `connection` (`buffer` holds the whole frame); a frame out of place or unusable
+    /// gets an `error` message.
+    func mediaFrame(_ frame: MediaFrame, in buffer: ByteBuffer, from connection: ConnectionID) {
+        let arrival = ContinuousClock.now
         queue.async {
             guard case .player(let player, let greeted)? = self.state.sockets[connection], greeted else {
                 self.send(.error(.outOfOrder("Say hello before sending media")), to: connection)
@@ -19,18 +16,68 @@ extension LiveSession {
             }
             switch frame.kind {
             case .uploadFiller:
-                self.fillerArrived(from: player, bytes: frame.byteCount, at: now)
+                self.fillerArrived(from: player, bytes: frame.byteCount, at: arrival)
             case .audio, .video:
-                let kind: MediaKind = frame.kind == .audio ? .audio : .video
-                let key = StreamKey(player: player, kind: kind)
-                guard !self.liveStreams.contains(key) else { return }
-                let journey = self.state.seats[player]?.journey
-                guard let journey, (kind == .audio ? journey.audio : journey.video) != .off else {
-                    self.send(.error(.streamNotStarted), to: connection)
-                    return
+                self.mediaArrived(frame, in: buffer, from: player, on: connection, at: arrival)
+            }
+        }
+    }
+
+    private func mediaArrived(_ frame: MediaFrame, in buffer: ByteBuffer, from player: PlayerID,
+                              on connection: ConnectionID, at arrival: ContinuousClock.Instant) {
+        let kind: MediaKind = frame.kind == .audio ? .audio : .video
+        guard let streams = streams[player], streams.monitor.isStarted(kind) else {
+            metrics.mediaRejected(APIError.streamNotStarted.code)
+            send(.error(.streamNotStarted), to: connection)
+            return
+        }
+        metrics.mediaFrame(kind)
+        state.activity(now: arrival)
+        let monitorActions = streams.monitor.frameArrived(kind, bytes: frame.byteCount, now: arrival)
+        perform(monitorActions, for: player)
+        do throws(IngestError) {
+            try buffer.withUnsafeReadableBytes { bytes throws(IngestError) in
+                let payload = frame.payload(in: bytes)
+                if kind == .video {
+                    guard frame.codec == streams.videoCodec else {
+                        throw .codecMismatch(expected: streams.videoCodec ?? frame.codec, got: frame.codec)
+                    }
+                    streams.inspectVideo(payload, codec: frame.codec)
+                } else if let audio = streams.audio {
+                    try audio.ingest(payload, codec: frame.codec, sequence: frame.sequence,
+                                     captureTime: frame.captureTime) { detection in
+                        bounceHeard(detection, from: player, arrival: arrival)
+                    }
                 }
-                self.liveStreams.insert(key)
-                self.perform(self.state.mediaChanged(player, kind, to: .live, now: now))
+            }
+        } catch {
+            metrics.mediaRejected(error.code)
+            if streams.mayReportError(now: arrival) { send(.error(error.apiError), to: connection) }
+        }
+    }
+
+    /// An impact: to everyone in the lobby and the dashboard at once, then to the store.
+    private func bounceHeard(_ detection: AudioIngest.Detection, from player: PlayerID,
+                             arrival: ContinuousClock.Instant) {
+        let bounce = Bounce(playerId: player, streamTime: (detection.streamTime * 1e6).rounded() / 1e6,
+                            captureTime: Int64(clamping: detection.captureTime), kind: detection.kind,
+                            confidence: (detection.confidence * 1000).rounded() / 1000)
+        broadcast(.bounce(bounce))
+        metrics.bounce(bounce.kind, latency: arrival.duration(to: .now))
+        onBounce(bounce)
+    }
+
+    /// Performs a player's monitor actions.
+    func perform(_ actions: [StreamMonitor.Action], for player: PlayerID) {
+        for action in actions {
+            switch action {
+            case .trackChanged(let kind, let mediaState):
+                logger.info("stream track changed", metadata: [
+                    "player.id": "\(player)", "track": "\(kind.rawValue)", "state": "\(mediaState.rawValue)",
+                ])
+                perform(state.mediaChanged(player, kind, to: mediaState, now: .now))
+            case .report(let report):
+                if let socket = state.seats[player]?.connection { send(.stream(report), to: socket) }
             }
         }
     }

@@ -17,8 +17,14 @@ final class LiveSession: @unchecked Sendable {
     private var timer: (any DispatchSourceTimer)?
     /// Running connection tests, each with its own wake-up timer.
     var probes: [PlayerID: (probe: ConnectionProbe, timer: any DispatchSourceTimer)] = [:]
-    /// Streams already reported live (their first frame arrived).
-    var liveStreams: Set<StreamKey> = []
+    /// Each streaming player's monitor, decoder and detector (`POST /streams/start` makes them).
+    var streams: [PlayerID: PlayerStreams] = [:]
+    /// Ticks the stream monitors while any stream exists.
+    var monitorTimer: (any DispatchSourceTimer)?
+    /// Timeouts of the stream monitors.
+    let monitorConfiguration: StreamMonitor.Configuration
+    /// Stores a detected bounce (called on `queue`; must not block it).
+    let onBounce: @Sendable (Bounce) -> Void
     /// Journeys as last handed to `onJourney`, so only changes are stored.
     private var storedJourneys: [PlayerID: PlayerJourney.Snapshot] = [:]
     /// Stores a changed journey (called on `queue`; must not block it).
@@ -27,13 +33,17 @@ final class LiveSession: @unchecked Sendable {
     /// Called (on `queue`) once the session is over.
     private let onDiscard: @Sendable (SessionCode) -> Void
 
-    private let metrics: HubMetrics
+    let metrics: HubMetrics
 
     init(state: SessionState, queue: DispatchQueue, logger: Logger, metrics: HubMetrics,
+         monitorConfiguration: StreamMonitor.Configuration = StreamMonitor.Configuration(),
          onJourney: @escaping @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void,
+         onBounce: @escaping @Sendable (Bounce) -> Void = { _ in },
          onDiscard: @escaping @Sendable (SessionCode) -> Void) {
         self.code = state.code
         self.metrics = metrics
+        self.monitorConfiguration = monitorConfiguration
+        self.onBounce = onBounce
         self.onJourney = onJourney
         self.state = state
         self.queue = queue
@@ -102,8 +112,7 @@ final class LiveSession: @unchecked Sendable {
             case .send(let id, let message):
                 send(message, to: id)
             case .broadcastLobby:
-                guard let text = encode(state.lobbyMessage) else { continue }
-                for id in state.lobbyAudience { sockets[id]?.send(text: text) }
+                broadcast(state.lobbyMessage)
             case .close(let id, let code):
                 sockets[id]?.close(code: code.code, reason: code.reason)
             case .scheduleTimer(let deadline):
@@ -116,12 +125,14 @@ final class LiveSession: @unchecked Sendable {
                 probePong(player, stamp, receivedAt: receivedAt)
             case .seatFreed(let player):
                 stopProbe(for: player)
-                liveStreams = liveStreams.filter { $0.player != player }
+                stopStreams(of: player)
                 logger.info("seat freed", metadata: ["player.id": "\(player)"])
             case .discardSession:
                 timer?.cancel()
                 timer = nil
                 for player in Array(probes.keys) { stopProbe(for: player) }
+                streams.removeAll()
+                disarmMonitor()
                 onDiscard(code)
             }
         }
@@ -133,6 +144,12 @@ final class LiveSession: @unchecked Sendable {
             storedJourneys[player] = snapshot
             onJourney(player, snapshot)
         }
+    }
+
+    /// Sends a message to every greeted player and the dashboard, encoded once.
+    func broadcast(_ message: ServerMessage) {
+        guard let text = encode(message) else { return }
+        for id in state.lobbyAudience { sockets[id]?.send(text: text) }
     }
 
     func send(_ message: ServerMessage, to id: ConnectionID) {

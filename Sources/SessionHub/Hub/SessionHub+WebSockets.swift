@@ -48,8 +48,9 @@ extension SessionHub: WebSocketRoute {
         metrics.message(binary: true)
         guard let live = sessionOf(socket: connection.id) else { return }
         do throws(MediaFrameError) {
-            live.mediaFrame(try MediaFrame.parse(binary), from: ConnectionID(connection.id))
+            live.mediaFrame(try MediaFrame.parse(binary), in: binary, from: ConnectionID(connection.id))
         } catch {
+            metrics.mediaRejected(error.code)
             send(.error(error.apiError), to: connection)
         }
     }

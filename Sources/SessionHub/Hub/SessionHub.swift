@@ -24,6 +24,8 @@ package final class SessionHub: Sendable {
     let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
     /// Counters and gauges behind `GET /metrics`.
     let metrics = HubMetrics()
+    /// Batches bounce events into the store.
+    let events: EventWriter
 
     /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -32,6 +34,7 @@ package final class SessionHub: Sendable {
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.logger = logger
+        self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))
@@ -62,7 +65,9 @@ package final class SessionHub: Sendable {
         hasher.combine(state.code)
         let queue = sessionQueues[Int(UInt(bitPattern: hasher.finalize()) % UInt(sessionQueues.count))]
         let live = LiveSession(state: state, queue: queue, logger: logger, metrics: metrics,
+                               monitorConfiguration: configuration.streamMonitor,
                                onJourney: { [weak self] player, snapshot in self?.storeJourney(player, snapshot) },
+                               onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
                                onDiscard: { [weak self] code in self?.discard(code) })
         let count = sessions.withLockedValue { sessions in
             sessions[state.code] = live
@@ -122,6 +127,13 @@ package final class SessionHub: Sendable {
                 logger.error("cannot store a journey", metadata: ["player.id": "\(player)", "error": "\(error)"])
             }
         }
+    }
+
+    /// Queues a bounce for the store (batched with its neighbours).
+    private func storeBounce(_ bounce: Bounce, code: SessionCode) {
+        guard let data = try? JSONEncoder().encode(bounce) else { return }
+        events.append(StoredEvent(sessionCode: code, playerId: bounce.playerId, kind: .bounce,
+                                  payload: String(decoding: data, as: UTF8.self), at: Date()))
     }
 
     /// Remembers which session a socket belongs to (for its messages and its close).

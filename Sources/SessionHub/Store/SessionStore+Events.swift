@@ -23,3 +23,16 @@ extension SessionStore {
         return newest.reversed()
     }
 }
+
+extension SessionStore {
+    /// Appends events in one transaction, in order (ids are ignored and not returned). Throws like `appendEvent`;
+    /// on error none of them is stored.
+    package func appendEvents(_ events: [StoredEvent]) throws(StoreError) {
+        guard !events.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO event (sessionCode, playerId, type, payload, at) VALUES (?, ?, ?, ?, ?)")
+            for event in events { try statement.execute(arguments: event.insertArguments) }
+        }
+    }
+}

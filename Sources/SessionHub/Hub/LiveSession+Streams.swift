@@ -1,0 +1,73 @@
+import BounceDetector
+import Dispatch
+
+/// `POST /streams/start` and the stream monitor's clock: the tracks a player starts get a `PlayerStreams`, and one
+/// timer per session ticks every monitor (failures, the `stream` report each second) while any stream exists.
+extension LiveSession {
+    /// How often the monitors are ticked (failures are noticed at most this late).
+    static let monitorTick: Duration = .milliseconds(250)
+
+    /// Starts (or restarts) `user`'s tracks; `completion` gets the stream id or the error the request answers with.
+    func startStreams(user: UserID, request: StreamStartRequest, streamId: String,
+                      completion: @escaping @Sendable (Result<String, APIError>) -> Void) {
+        queue.async {
+            let now = ContinuousClock.now
+            do throws(APIError) {
+                let actions = try self.state.streamStarted(user: user, video: request.video != nil,
+                                                           audio: request.audio != nil, now: now)
+                guard let player = self.state.playerID(of: user) else { throw .notJoined }
+                let streams: PlayerStreams
+                do {
+                    streams = try PlayerStreams(streamId: streamId, request: request, now: now,
+                                                configuration: self.monitorConfiguration)
+                } catch {
+                    self.logger.error("cannot open a stream's decoder", metadata: ["error": "\(error)"])
+                    throw .internal
+                }
+                self.streams[player] = streams
+                self.armMonitor()
+                self.logger.info("streams started", metadata: [
+                    "player.id": "\(player)", "stream.id": "\(streamId)",
+                    "video": "\(request.video?.codec.rawValue ?? "none")",
+                    "audio": "\(request.audio?.codec.rawValue ?? "none")",
+                ])
+                self.perform(actions)
+                completion(.success(streamId))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Forgets a player's streams (seat freed, session over).
+    func stopStreams(of player: PlayerID) {
+        streams.removeValue(forKey: player)
+        if streams.isEmpty { disarmMonitor() }
+    }
+
+    /// Ticks every monitor: failed tracks go to the journeys, due reports to the players.
+    func monitorTicked() {
+        let now = ContinuousClock.now
+        for (player, streams) in self.streams {
+            let muted = state.seats[player]?.journey.muted ?? LobbySnapshot.Muted()
+            perform(streams.monitor.tick(now: now, muted: muted), for: player)
+        }
+    }
+
+    private func armMonitor() {
+        guard monitorTimer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        // A @Sendable handler set from nonisolated code (see DESIGN.md, Threading).
+        timer.setEventHandler { [weak self] in self?.monitorTicked() }
+        let interval = DispatchTimeInterval.milliseconds(Int(Self.monitorTick.components.attoseconds / 1_000_000_000_000_000)
+                                                         + Int(Self.monitorTick.components.seconds) * 1000)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+        timer.resume()
+        monitorTimer = timer
+    }
+
+    func disarmMonitor() {
+        monitorTimer?.cancel()
+        monitorTimer = nil
+    }
+}

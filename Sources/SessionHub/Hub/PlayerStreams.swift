@@ -1,0 +1,56 @@
+import BounceDetector
+import Dispatch
+
+/// What the ingest keeps for one player after `POST /streams/start`: the stream monitor, the audio decoder and
+/// detector, the video inspection, and when the player last got an `error` about its media (errors are throttled).
+final class PlayerStreams {
+    /// States, timeouts and rates of the tracks.
+    var monitor: StreamMonitor
+    /// Decoder and detector of the audio track; nil without audio.
+    let audio: AudioIngest?
+    /// The video track's codec; nil without video.
+    let videoCodec: MediaFrame.Codec?
+    /// Reads H.264 picture sizes (made on the first H.264 key frame).
+    private var h264: H264ResolutionParser?
+    /// The `POST /streams/start` answer's id, for logs.
+    let streamId: String
+    /// The last media error sent to the player.
+    private var lastError: ContinuousClock.Instant?
+
+    /// Media errors are sent at most this often per player (all are counted in the metrics).
+    static let errorInterval: Duration = .seconds(1)
+
+    init(streamId: String, request: StreamStartRequest, now: ContinuousClock.Instant,
+         configuration: StreamMonitor.Configuration) throws(AudioError) {
+        self.streamId = streamId
+        monitor = StreamMonitor(video: request.video != nil, audio: request.audio != nil, now: now,
+                                configuration: configuration)
+        audio = try request.audio.map { audio throws(AudioError) in
+            try AudioIngest(codec: audio.codec, preSkip: audio.preSkip ?? 0)
+        }
+        videoCodec = request.video.map { $0.codec == .h264 ? .h264 : .vp8 }
+    }
+
+    /// Learns the picture size from a video payload, when it carries one.
+    func inspectVideo(_ payload: UnsafeRawBufferPointer, codec: MediaFrame.Codec) {
+        let resolution: VideoResolution?
+        switch codec {
+        case .h264:
+            guard H264ResolutionParser.containsSequenceParameterSet(payload) else { return }
+            if h264 == nil { h264 = H264ResolutionParser() }
+            resolution = h264?.resolution(of: payload)
+        case .vp8:
+            resolution = VP8FrameHeader(payload)?.resolution
+        case .opus, .aac, .filler:
+            return
+        }
+        if let resolution { monitor.resolutionSeen(resolution) }
+    }
+
+    /// Whether an error may be sent now (and, if so, notes that it was).
+    func mayReportError(now: ContinuousClock.Instant) -> Bool {
+        if let lastError, now - lastError < Self.errorInterval { return false }
+        lastError = now
+        return true
+    }
+}

@@ -1,0 +1,134 @@
+import BounceDetector
+
+/// One player's microphone stream: decodes each packet (Opus with libopus, AAC ADTS with libavcodec), conceals lost
+/// Opus packets, feeds the PCM to an `ImpactDetector` and turns its impacts into `bounce` payloads with stream time
+/// and capture time (`StreamTimeline`).
+///
+/// Opus is decoded straight to mono at 48 kHz (libopus mixes stereo down for free); AAC at the stream's own rate, the
+/// detector made on the first decoded frame. Not thread-safe: it lives on its session's queue.
+package final class AudioIngest {
+    /// An impact as the `bounce` message reports it.
+    package struct Detection: Hashable, Sendable {
+        /// Seconds from the first decoded sample, less `preSkip`.
+        package var streamTime: Double
+        /// µs on the phone's clock.
+        package var captureTime: UInt64
+        /// Table, racket or unknown.
+        package var kind: BounceKind
+        /// 0...1.
+        package var confidence: Double
+    }
+
+    /// Gaps of up to this many packets are concealed (libopus PLC); longer ones are skipped in stream time.
+    package static let maxConcealedPackets = 25
+
+    /// The codec `POST /streams/start` chose.
+    package let codec: MediaFrame.Codec
+    private let preSkip: Int
+    private var decoder: Decoder
+    private var detector: ImpactDetector?
+    private var timeline: StreamTimeline?
+    private var sequence = SequenceTracker()
+    /// Frames per packet, as last decoded (sizes a skipped gap).
+    private var packetFrames = 960
+    private let tune: @Sendable (inout DetectorParameters) -> Void
+
+    private enum Decoder {
+        case opus(OpusPacketDecoder)
+        case aac(AACFrameDecoder)
+    }
+
+    /// Opens the decoder for `codec` (`.opus` or `.aac`); `preSkip` is the encoder delay in 48 kHz frames.
+    package init(codec: AudioCodec, preSkip: Int = 0,
+                 tune: @escaping @Sendable (inout DetectorParameters) -> Void = { _ in }) throws(AudioError) {
+        self.preSkip = preSkip
+        self.tune = tune
+        switch codec {
+        case .opus:
+            self.codec = .opus
+            decoder = .opus(try OpusPacketDecoder(sampleRate: 48000, channels: 1))
+            try makeDetector(sampleRate: 48000, channels: 1)
+        case .aac:
+            self.codec = .aac
+            decoder = .aac(try AACFrameDecoder())
+        }
+    }
+
+    /// Stream time so far, in seconds (decoded, concealed and skipped audio, less `preSkip`).
+    package var streamTime: Double {
+        guard let timeline else { return 0 }
+        return timeline.streamTime(ofStreamFrame: timeline.streamFrames)
+    }
+
+    /// Takes one audio frame's payload; `onDetection` gets every impact the detector decided on meanwhile.
+    /// Throws `codec_mismatch` or `undecodable_media` (the stream stays usable).
+    package func ingest(_ payload: UnsafeRawBufferPointer, codec: MediaFrame.Codec, sequence number: UInt32,
+                        captureTime: UInt64, onDetection: (Detection) -> Void) throws(IngestError) {
+        guard codec == self.codec else { throw .codecMismatch(expected: self.codec, got: codec) }
+        switch sequence.step(number) {
+        case .stale:
+            return
+        case .first, .next, .restarted:
+            break
+        case .lost(let count):
+            recover(lost: count, onDetection: onDetection)
+        }
+        let pcm: UnsafeBufferPointer<Float>
+        do {
+            switch decoder {
+            case .opus(let opus): pcm = try opus.decode(payload)
+            case .aac(let aac):
+                pcm = try aac.decode(payload)
+                if detector == nil, aac.sampleRate > 0 { try makeDetector(sampleRate: aac.sampleRate, channels: aac.channels) }
+            }
+        } catch {
+            throw .undecodable(codec)
+        }
+        guard let channels = detector?.format.channels, !pcm.isEmpty else { return }
+        timeline?.packetStarts(captureTime: captureTime)
+        packetFrames = pcm.count / channels
+        feed(pcm, onDetection: onDetection)
+    }
+
+    /// Lost packets: Opus conceals short gaps (so the detector hears continuous audio); longer gaps, and any AAC
+    /// gap, advance stream time without audio.
+    private func recover(lost count: Int, onDetection: (Detection) -> Void) {
+        if case .opus(let opus) = decoder, count <= Self.maxConcealedPackets {
+            for _ in 0..<count {
+                guard let pcm = try? opus.concealLoss() else { break }
+                feed(pcm, onDetection: onDetection)
+            }
+            return
+        }
+        timeline?.skipped(frames: count * packetFrames)
+    }
+
+    private func feed(_ pcm: UnsafeBufferPointer<Float>, onDetection: (Detection) -> Void) {
+        guard let detector, var timeline else { return }
+        timeline.fed(frames: pcm.count / detector.format.channels)
+        self.timeline = timeline
+        detector.process(pcm) { impact in
+            let frame = timeline.streamFrame(ofDetectorFrame: impact.frame)
+            let streamTime = timeline.streamTime(ofStreamFrame: frame)
+            guard streamTime >= 0, let capture = timeline.captureTime(ofStreamFrame: frame) else { return }
+            onDetection(Detection(streamTime: streamTime, captureTime: capture, kind: BounceKind(impact.kind),
+                                  confidence: Double(impact.confidence)))
+        }
+    }
+
+    private func makeDetector(sampleRate: Int, channels: Int) throws(AudioError) {
+        detector = try ImpactDetector(format: AudioFormat(sampleRate: sampleRate, channels: channels), tune: tune)
+        timeline = StreamTimeline(sampleRate: sampleRate, preSkip: preSkip)
+    }
+}
+
+extension BounceKind {
+    /// The wire kind of a detector's impact.
+    init(_ kind: ImpactKind) {
+        switch kind {
+        case .table: self = .table
+        case .racket: self = .racket
+        case .unknown: self = .unknown
+        }
+    }
+}

@@ -1,0 +1,141 @@
+/// Watches one player's started tracks: `starting` until the first frame, then `live`; `failed` when no frame came
+/// within `startTimeout` of `POST /streams/start` or none for `stallTimeout` while live. A failed track that sends
+/// again is live again. A muted track is never failed (a muted phone may stop sending); its clock restarts when it
+/// is unmuted. Every `reportInterval` it reports the stream (`stream {state, resolution, fps, uploadKbps}`).
+///
+/// Pure: no clock, no I/O. `LiveSession` feeds it frames and ticks and performs its actions.
+package struct StreamMonitor: Sendable {
+    /// Time limits of the monitor.
+    package struct Configuration: Hashable, Sendable {
+        /// A started track with no frame after this long fails.
+        package var startTimeout: Duration = .seconds(3)
+        /// A live track with no frame for this long fails.
+        package var stallTimeout: Duration = .seconds(5)
+        /// Time between two `stream` reports.
+        package var reportInterval: Duration = .seconds(1)
+
+        package init() {}
+    }
+
+    /// What the monitor asks for.
+    package enum Action: Hashable, Sendable {
+        /// A track changed state: tell the journey (lobby, readiness).
+        case trackChanged(MediaKind, MediaState)
+        /// Send this `stream` message to the player.
+        case report(StreamReport)
+    }
+
+    /// Texts shown with a failed video track (the spec's "Stream Error" diagnostics).
+    package static let videoDiagnostics = ["Check camera permissions", "Check network connection", "Restart app if needed"]
+    /// Texts shown with a failed audio track.
+    package static let audioDiagnostics = ["Check microphone permissions", "Check network connection",
+                                           "Restart app if needed"]
+
+    private struct Track: Sendable {
+        var state: MediaState = .starting
+        /// The start, the last frame, or the last unmute: what the timeouts count from.
+        var since: ContinuousClock.Instant
+        var muted = false
+    }
+
+    package let configuration: Configuration
+    private var video: Track?
+    private var audio: Track?
+    private var meter = MediaRateMeter()
+    /// The video's picture size, once a key frame told it.
+    package private(set) var resolution: VideoResolution?
+    private var nextReport: ContinuousClock.Instant
+
+    /// Tracks started by `POST /streams/start` at `now` (false: the player goes without it).
+    package init(video: Bool, audio: Bool, now: ContinuousClock.Instant, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.video = video ? Track(since: now) : nil
+        self.audio = audio ? Track(since: now) : nil
+        nextReport = now + configuration.reportInterval
+    }
+
+    /// Whether the track was started (frames of a track not started are an error).
+    package func isStarted(_ kind: MediaKind) -> Bool {
+        kind == .video ? video != nil : audio != nil
+    }
+
+    /// A frame of `bytes` (header included) arrived on a track; a first frame or a frame after a failure makes it
+    /// live.
+    package mutating func frameArrived(_ kind: MediaKind, bytes: Int, now: ContinuousClock.Instant) -> [Action] {
+        meter.record(bytes: bytes, countsFrame: kind == .video, now: now)
+        let action = update(kind) { track in
+            track.since = now
+            guard track.state != .live else { return nil }
+            track.state = .live
+            return .trackChanged(kind, .live)
+        }
+        return action.map { [$0] } ?? []
+    }
+
+    /// A video key frame told the picture size.
+    package mutating func resolutionSeen(_ resolution: VideoResolution) {
+        self.resolution = resolution
+    }
+
+    /// Time passed: fails overdue tracks and reports when a report is due. `muted` is the player's current mute
+    /// state; a track unmuted since the last tick gets its full timeout again.
+    package mutating func tick(now: ContinuousClock.Instant, muted: LobbySnapshot.Muted) -> [Action] {
+        var actions: [Action] = []
+        let configuration = self.configuration
+        for kind in MediaKind.allCases {
+            let isMuted = kind == .video ? muted.video : muted.audio
+            let action = update(kind) { track in
+                defer { track.muted = isMuted }
+                if track.muted, !isMuted { track.since = now }
+                guard !isMuted, track.state != .failed else { return nil }
+                let limit = track.state == .live ? configuration.stallTimeout : configuration.startTimeout
+                guard now - track.since >= limit else { return nil }
+                track.state = .failed
+                return .trackChanged(kind, .failed)
+            }
+            if let action { actions.append(action) }
+        }
+        if now >= nextReport {
+            nextReport += configuration.reportInterval
+            if nextReport <= now { nextReport = now + configuration.reportInterval }
+            actions.append(.report(report(now: now)))
+        }
+        return actions
+    }
+
+    /// The `stream` message as of `now`.
+    package func report(now: ContinuousClock.Instant) -> StreamReport {
+        let rate = meter.rate(now: now)
+        let tracks = [video, audio].compactMap { $0 }
+        let state: StreamState =
+            if tracks.contains(where: { $0.state == .failed }) { .failed }
+            else if tracks.allSatisfy({ $0.state == .live }) { .live }
+            else { .starting }
+        var diagnostics: [String]?
+        if video?.state == .failed { diagnostics = Self.videoDiagnostics }
+        else if audio?.state == .failed { diagnostics = Self.audioDiagnostics }
+        let hasVideo = video != nil
+        let kbps = ((rate?.kbps ?? 0) * 10).rounded() / 10
+        return StreamReport(state: state, resolution: hasVideo ? resolution?.description : nil,
+                            fps: hasVideo ? rate?.roundedFPS : nil, uploadKbps: kbps, diagnostics: diagnostics)
+    }
+
+    /// The media upload rate's grade as of `now` (nil until the meter has a reading).
+    package func mediaGrade(now: ContinuousClock.Instant) -> ConnectionGrade? {
+        meter.rate(now: now)?.grade
+    }
+
+    /// Applies `change` to a started track; nil for a track not started.
+    private mutating func update(_ kind: MediaKind, _ change: (inout Track) -> Action?) -> Action? {
+        switch kind {
+        case .video:
+            guard var track = video else { return nil }
+            defer { video = track }
+            return change(&track)
+        case .audio:
+            guard var track = audio else { return nil }
+            defer { audio = track }
+            return change(&track)
+        }
+    }
+}

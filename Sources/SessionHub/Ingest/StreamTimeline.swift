@@ -1,0 +1,91 @@
+/// Maps positions in the audio a detector was fed to a stream's time and to the phone's capture clock.
+///
+/// The detector sees decoded (and concealed) samples back to back; a gap too long to conceal is skipped, so from
+/// then on stream time runs ahead of the detector's count by the skipped frames (a *splice*). Each received packet
+/// records where it starts in stream frames and its `captureTime`, so an onset's capture time is its packet's plus
+/// its offset into the packet. Bounded: the last `spliceCapacity` splices and `packetCapacity` packets are kept
+/// (detections come at most ~10 ms after their onset, far less than either covers).
+package struct StreamTimeline: Sendable {
+    /// Decoded sample rate (frames per second).
+    package let sampleRate: Int
+    /// Frames at the start of the stream that are encoder delay (`preSkip`, converted to `sampleRate`).
+    package let preSkipFrames: Int64
+    private let packetCapacity: Int
+    private let spliceCapacity: Int
+    /// Frames handed to the detector so far.
+    package private(set) var detectorFrames: Int64 = 0
+    /// Frames skipped without decoding so far.
+    package private(set) var skippedFrames: Int64 = 0
+    /// (detector frame where the skip happened, total skipped from there on), oldest first.
+    private var splices: [(at: Int64, skipped: Int64)] = []
+    /// Frames skipped before the oldest splice kept.
+    private var skippedBeforeSplices: Int64 = 0
+    /// Ring of (stream frame where a packet starts, its captureTime in µs).
+    private var packets: [(start: Int64, captureTime: UInt64)]
+    private var nextPacket = 0
+
+    /// `preSkip` is in frames at 48 kHz, as in an OpusHead.
+    package init(sampleRate: Int, preSkip: Int, packetCapacity: Int = 64, spliceCapacity: Int = 8) {
+        self.sampleRate = sampleRate
+        self.preSkipFrames = Int64(preSkip) * Int64(sampleRate) / 48000
+        self.packetCapacity = max(1, packetCapacity)
+        self.spliceCapacity = max(1, spliceCapacity)
+        packets = []
+        packets.reserveCapacity(self.packetCapacity)
+        splices.reserveCapacity(self.spliceCapacity)
+    }
+
+    /// Stream frames so far (decoded, concealed and skipped).
+    package var streamFrames: Int64 { detectorFrames + skippedFrames }
+
+    /// A received packet's audio is about to be fed: remember where it starts and when it was captured.
+    package mutating func packetStarts(captureTime: UInt64) {
+        let entry = (start: streamFrames, captureTime: captureTime)
+        if packets.count < packetCapacity {
+            packets.append(entry)
+        } else {
+            packets[nextPacket] = entry
+        }
+        nextPacket = (nextPacket + 1) % packetCapacity
+    }
+
+    /// `frames` (decoded or concealed) went to the detector.
+    package mutating func fed(frames: Int) {
+        detectorFrames += Int64(frames)
+    }
+
+    /// `frames` of stream time pass without audio (a gap too long to conceal).
+    package mutating func skipped(frames: Int) {
+        guard frames > 0 else { return }
+        skippedFrames += Int64(frames)
+        if splices.count == spliceCapacity { skippedBeforeSplices = splices.removeFirst().skipped }
+        splices.append((at: detectorFrames, skipped: skippedFrames))
+    }
+
+    /// The stream frame of a detector position.
+    package func streamFrame(ofDetectorFrame frame: Int64) -> Int64 {
+        var skipped = skippedBeforeSplices
+        for splice in splices where splice.at <= frame { skipped = splice.skipped }
+        return frame + skipped
+    }
+
+    /// Seconds from the first decoded sample, less `preSkip` (`bounce.streamTime`).
+    package func streamTime(ofStreamFrame frame: Int64) -> Double {
+        Double(frame - preSkipFrames) / Double(sampleRate)
+    }
+
+    /// The phone's capture time, in µs, of a stream frame: the captureTime of the packet holding it plus the frame's
+    /// offset into that packet (from the oldest known packet when it is older than all of them); nil before any.
+    package func captureTime(ofStreamFrame frame: Int64) -> UInt64? {
+        var best: (start: Int64, captureTime: UInt64)?
+        var oldest: (start: Int64, captureTime: UInt64)?
+        for packet in packets {
+            if packet.start <= frame, packet.start >= (best?.start ?? .min) { best = packet }
+            if packet.start < (oldest?.start ?? .max) { oldest = packet }
+        }
+        guard let anchor = best ?? oldest else { return nil }
+        let offset = Double(frame - anchor.start) * 1_000_000 / Double(sampleRate)
+        let micros = Double(anchor.captureTime) + offset.rounded()
+        return micros <= 0 ? 0 : (micros >= Double(UInt64.max) ? UInt64.max : UInt64(micros))
+    }
+}

@@ -1,0 +1,140 @@
+import BounceDetector
+import Foundation
+import Testing
+@testable import SessionHub
+
+/// Live ingest over real sockets (part of the serialized "End to end" suite).
+extension EndToEndTests {
+    /// A guest host's session with one guest player whose socket said hello and granted both permissions.
+    private func seatedPlayer(on server: HubTestServer) async throws
+        -> (code: String, player: String, phone: TestPhone, dashboard: TestWebSocketClient)
+    {
+        let host = try await server.call("POST", "/auth/guest")
+        let hostToken = try #require(host.body["token"] as? String)
+        let created = try await server.call("POST", "/sessions", token: hostToken,
+                                            json: #"{"mode":"rally","pointsToWin":11}"#)
+        let code = try #require(created.body["code"] as? String)
+        let dashboardToken = try #require(created.body["hostToken"] as? String)
+        let dashboard = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(code)/dashboard?token=\(dashboardToken)")
+        let guest = try await server.call("POST", "/auth/guest")
+        let token = try #require(guest.body["token"] as? String)
+        let user = try #require(guest.body["userId"] as? String)
+        _ = try await server.call("POST", "/users/profile", token: token, json: #"{"displayName":"Ari"}"#)
+        _ = try await server.call("POST", "/sessions/\(code)/join", token: token)
+        let socket = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
+        try await socket.send(#"{"type":"hello"}"#)
+        let welcome = jsonObject(await socket.next(type: "welcome"))
+        let player = try #require(welcome["playerId"] as? String)
+        try await socket.send(#"{"type":"permissions","camera":"granted","microphone":"granted"}"#)
+        return (code, player, TestPhone(server: server, token: token, code: code, socket: socket), dashboard)
+    }
+
+    @Test("streamed Opus: every bounce reaches the phone and the dashboard, timed to the ms, and is stored")
+    func bounces() async throws {
+        let server = try await HubTestServer.start()
+        let (code, player, phone, dashboard) = try await seatedPlayer(on: server)
+        let onsets = [0.8, 1.4, 1.44, 2.3]
+        let (packets, preSkip) = try ImpactAudio.opusPackets(ImpactAudio.scene(seconds: 3, onsets: onsets))
+        let start = try await server.call("POST", "/streams/start", token: phone.token, json: """
+            {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1,\
+            "preSkip":\(preSkip)}}
+            """)
+        #expect(start.status == 200)
+        let base: UInt64 = 1_700_000_000_000_000
+        for (index, packet) in packets.enumerated() {
+            try await phone.socket.send(binary: TestPhone.frame(
+                kind: 1, codec: 1, sequence: UInt32(index), captureTime: base + UInt64(index) * 20_000, payload: packet))
+        }
+        var heard: [[String: Any]] = []
+        while heard.count < onsets.count, let text = await phone.socket.next(type: "bounce") {
+            heard.append(jsonObject(text))
+        }
+        #expect(heard.count == onsets.count)
+        for (bounce, onset) in zip(heard, onsets) {
+            #expect(bounce["playerId"] as? String == player)
+            #expect(abs((bounce["streamTime"] as? Double ?? 0) - onset) < 0.001, "\(bounce)")
+            let capture = Double(bounce["captureTime"] as? Int64 ?? 0)
+            #expect(abs(capture - (Double(base) + (onset + Double(preSkip) / 48000) * 1e6)) < 1000)
+            #expect(bounce["kind"] as? String == "table")
+            #expect((bounce["confidence"] as? Double ?? 0) > 0)
+        }
+        let atDashboard = jsonObject(await dashboard.next(type: "bounce"))
+        #expect(atDashboard["playerId"] as? String == player)
+
+        // The phone's monitor: live, audio only (no resolution or fps), a measured upload rate (once the meter
+        // spans a second).
+        let report = jsonObject(await phone.socket.next(where: {
+            let message = jsonObject($0)
+            return message["type"] as? String == "stream" && (message["uploadKbps"] as? Double ?? 0) > 0
+        }))
+        #expect(report["state"] as? String == "live")
+        #expect(report["resolution"] is NSNull)
+        #expect(report["fps"] is NSNull)
+        #expect((report["uploadKbps"] as? Double ?? 0) > 0)
+
+        try await server.stop()
+        let stored = try server.hub.store.events(sessionCode: try #require(SessionCode(userInput: code)))
+            .filter { $0.kind == .bounce }
+        #expect(stored.count == onsets.count)
+        #expect(stored.first?.playerId?.rawValue == player)
+        #expect(stored.first.map { jsonObject($0.payload)["streamTime"] as? Double ?? 0 }.map { abs($0 - 0.8) < 0.001 } == true)
+    }
+
+    @Test("a stream that sends nothing fails with diagnostics (lobby and readiness too); frames make it live again")
+    func streamFailure() async throws {
+        var monitor = StreamMonitor.Configuration()
+        monitor.startTimeout = .milliseconds(300)
+        monitor.stallTimeout = .milliseconds(600)
+        monitor.reportInterval = .milliseconds(200)
+        let server = try await HubTestServer.start(streamMonitor: monitor)
+        let (code, _, phone, _) = try await seatedPlayer(on: server)
+        let start = try await server.call("POST", "/streams/start", token: phone.token, json: """
+            {"sessionCode":"\(code)","video":{"codec":"vp8","quality":"720p","fps":30},"audio":null}
+            """)
+        #expect(start.status == 200)
+        // The failed track reaches the readiness checks and the `stream` report (in either order).
+        var failed: [String: Any]?
+        var readiness: [String: Any]?
+        while failed == nil || readiness == nil, let text = await phone.socket.next() {
+            guard case .text(let body) = text else { break }
+            let message = jsonObject(body)
+            if message["type"] as? String == "stream", message["state"] as? String == "failed" { failed = message }
+            let checks = message["checks"] as? [[String: Any]] ?? []
+            if checks.contains(where: { $0["message"] as? String == "Unable to start video stream" }) { readiness = message }
+        }
+        #expect((failed?["diagnostics"] as? [String])?.first == "Check camera permissions")
+        #expect(readiness?["canBeReady"] as? Bool == false)
+
+        // A VP8 key frame: live again, with its size.
+        let keyFrame: [UInt8] = [0x50, 0x42, 0x00, 0x9d, 0x01, 0x2a, 0x00, 0x05, 0xd0, 0x02] + Array(repeating: 0, count: 200)
+        try await phone.socket.send(binary: TestPhone.frame(kind: 2, codec: 2, sequence: 0, payload: keyFrame))
+        let live = jsonObject(await phone.socket.next(where: { jsonObject($0)["state"] as? String == "live" }))
+        #expect(live["resolution"] as? String == "1280x720")
+        try await server.stop()
+    }
+
+    @Test("media errors: a frame of another codec, an undecodable packet; the stream goes on")
+    func mediaErrors() async throws {
+        let server = try await HubTestServer.start()
+        let (code, _, phone, _) = try await seatedPlayer(on: server)
+        _ = try await server.call("POST", "/streams/start", token: phone.token, json: """
+            {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
+            """)
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 2, sequence: 0, payload: [0xff, 0xf1, 0, 0]))
+        let mismatch = jsonObject(await phone.socket.next(type: "error"))
+        #expect(mismatch["code"] as? String == "codec_mismatch")
+        try await Task.sleep(for: .milliseconds(1100))  // media errors are sent at most once a second
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 1, payload: [0xff, 0x00]))
+        let undecodable = jsonObject(await phone.socket.next(type: "error"))
+        #expect(undecodable["code"] as? String == "undecodable_media")
+        try await phone.socket.send(binary: TestPhone.frame(kind: 2, codec: 1, sequence: 0, payload: [0, 0, 1, 0x65]))
+        let notStarted = jsonObject(await phone.socket.next(type: "error"))
+        #expect(notStarted["code"] as? String == "stream_not_started")
+        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics")
+        #expect(metrics.body.contains(#"pongd_media_frames_rejected_total{code="codec_mismatch"} 1"#))
+        #expect(metrics.body.contains(#"pongd_media_frames_rejected_total{code="undecodable_media"} 1"#))
+        try await server.stop()
+    }
+}
