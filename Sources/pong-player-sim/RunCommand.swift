@@ -45,6 +45,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("progress-every"), help: "Seconds between progress lines on stderr.")
     var progressEvery: Double = 5
 
+    @Option(name: .customLong("dump-bounces"), help: "Write every phone's own bounces and sent windows to this CSV.")
+    var dumpBounces: String?
+
     @Flag(help: "Print the summary as one JSON object on the last line of stdout.")
     var json = false
 
@@ -69,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
             let plan = SimRunner.Plan(
                 server: address, sessions: sessions, playersPerSession: playersPerSession, track: track,
                 labels: labelSet, ramp: ramp, settings: settings, signUpEvery: signupEvery,
-                progressEvery: progressEvery, runTag: Self.runTag())
+                progressEvery: progressEvery, runTag: Self.runTag(), dumpBounces: dumpBounces)
             Console.error("audio: \(track.packets.count) packets, loop \(track.loopSeconds) s, preSkip "
                 + "\(track.preSkip), \(track.channels) ch; \(sessions)×\(playersPerSession) phones")
             let started = PhoneDriver.now()

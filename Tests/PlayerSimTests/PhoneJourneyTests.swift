@@ -52,16 +52,16 @@ struct PhoneJourneyTests {
         steps.append(journey.socketOpened(now: .seconds(10.4)))
         steps.append(journey.received(readiness(battery: .warn, canBeReady: false), now: .seconds(10.5)))
         steps.append(journey.received(readiness(battery: .ok, canBeReady: false), now: .seconds(10.6)))
-        steps.append(journey.httpReplied(status: 200, body: body(#"{"streamId":"s1"}"#), retryAfter: nil,
-                                         now: .seconds(10.7)))
         steps.append(journey.received(.probePing(ProbeStamp(id: 1, t: 99)), now: .seconds(10.8)))
         steps.append(journey.received(.probeUpload(ProbeUpload(seconds: 2)), now: .seconds(11.6)))
-        steps.append(journey.received(.connectionTest(testResult), now: .seconds(13.8)))
+        steps.append(journey.received(.connectionTest(testResult), now: .seconds(13.7)))
+        steps.append(journey.httpReplied(status: 200, body: body(#"{"streamId":"s1"}"#), retryAfter: nil,
+                                         now: .seconds(13.8)))
         steps.append(journey.received(readiness(battery: .ok, canBeReady: true), now: .seconds(13.9)))
         return steps
     }
 
-    @Test("a guest walks guest → profile → join → socket → setup → streams/start → test → ready")
+    @Test("a guest walks guest → profile → join → socket → setup → test → streams/start → audio → ready")
     func wholeJourney() {
         var journey = Self.journey()
         let steps = Self.walkToReady(&journey)
@@ -77,24 +77,26 @@ struct PhoneJourneyTests {
             .send(.battery(.init(level: 80, charging: false))),
         ])
         #expect(steps[5] == [], "the readiness right after welcome does not move the journey on")
-        #expect(steps[6] == [.http(.streamsStart(StreamStartRequest(sessionCode: "abc-234", video: nil,
+        #expect(steps[6] == [.send(.connectionTestStart)])
+        #expect(steps[7] == [.send(.probePong(ProbeStamp(id: 1, t: 99)))])
+        #expect(steps[8] == [.sendFiller(seconds: 2)])
+        #expect(steps[9] == [.testResult(Self.testResult),
+                             .http(.streamsStart(StreamStartRequest(sessionCode: "abc-234", video: nil,
                                                                     audio: Self.audio)), token: "tok")])
-        #expect(steps[7] == [.startAudio, .send(.connectionTestStart)])
-        #expect(steps[8] == [.send(.probePong(ProbeStamp(id: 1, t: 99)))])
-        #expect(steps[9] == [.sendFiller(seconds: 2)])
-        #expect(steps[10] == [.testResult(Self.testResult)])
+        #expect(steps[10] == [.startAudio])
         #expect(steps[11] == [.send(.ready), .readySent(joinToReady: 3.9)])
         #expect(journey.step == .readySent)
         #expect(journey.received(Self.lobby("p1", ready: true), now: .seconds(14)) == [.readyConfirmed])
         #expect(journey.step == .ready)
     }
 
-    @Test("ready goes out when canBeReady arrives before the connectionTest message, too")
-    func readinessBeforeResult() {
+    @Test("ready waits for the audio: a readiness before streams/start answered does not send it")
+    func readyWaitsForAudio() {
         var journey = Self.journey()
         var steps = Self.walkToReady(&journey)
-        steps.removeLast()
+        _ = steps
         var other = Self.journey()
+        steps = []
         _ = other.start(scheduledStart: .seconds(0))
         _ = other.httpReplied(status: 201, body: Self.body(#"{"userId":"u","token":"t"}"#), retryAfter: nil,
                               now: .seconds(0))
@@ -104,10 +106,12 @@ struct PhoneJourneyTests {
                               retryAfter: nil, now: .seconds(0))
         _ = other.socketOpened(now: .seconds(1))
         _ = other.received(Self.readiness(battery: .ok, canBeReady: false), now: .seconds(1))
-        _ = other.httpReplied(status: 200, body: Self.body(#"{"streamId":"s"}"#), retryAfter: nil, now: .seconds(1))
-        #expect(other.received(Self.readiness(battery: .ok, canBeReady: true), now: .seconds(3)) == [])
-        #expect(other.received(.connectionTest(Self.testResult), now: .seconds(4))
-                == [.testResult(Self.testResult), .send(.ready), .readySent(joinToReady: 4)])
+        _ = other.received(.connectionTest(Self.testResult), now: .seconds(4))
+        #expect(other.received(Self.readiness(battery: .ok, canBeReady: true), now: .seconds(4.1)) == [])
+        #expect(other.httpReplied(status: 200, body: Self.body(#"{"streamId":"s"}"#), retryAfter: nil,
+                                  now: .seconds(4.2)) == [.startAudio])
+        #expect(other.received(Self.readiness(battery: .ok, canBeReady: true), now: .seconds(4.5))
+                == [.send(.ready), .readySent(joinToReady: 4.5)])
     }
 
     @Test("a 429 waits Retry-After and repeats the call; other HTTP errors end the journey")
@@ -202,7 +206,6 @@ struct PhoneJourneyTests {
                               retryAfter: nil, now: .seconds(0))
         _ = fresh.socketOpened(now: .seconds(0))
         _ = fresh.received(Self.readiness(battery: .ok, canBeReady: false), now: .seconds(0))
-        _ = fresh.httpReplied(status: 200, body: Self.body(#"{"streamId":"s"}"#), retryAfter: nil, now: .seconds(0))
         let failed = ServerMessage.error(ErrorBody(code: "connection_test_failed", message: "Connection error"))
         #expect(fresh.received(failed, now: .seconds(3))
                 == [.countError("connection_test_failed"), .schedule(.retryTest, at: .seconds(4))])

@@ -32,10 +32,9 @@ extension PhoneJourney {
             step = .connecting
             return [.connect(path: socketPath!)]
         case .startingStreams:
-            step = .testing
+            step = .awaitingReadiness
             audioStarted = true
-            testAttempts = 1
-            return [.startAudio, .send(.connectionTestStart)]
+            return [.startAudio]
         default:
             return []
         }
@@ -103,8 +102,10 @@ extension PhoneJourney {
         case .connectionTest(let result):
             testResult = result
             if mode == .probeOnly { return [.testResult(result)] + finish() }
-            if step == .testing { step = .awaitingReadiness }
-            return [.testResult(result)] + readinessChanged(now: now)
+            guard step == .testing else { return [.testResult(result)] }
+            step = .startingStreams
+            return [.testResult(result)]
+                + call(.streamsStart(StreamStartRequest(sessionCode: typedCode, video: nil, audio: audio)))
         case .error(let body):
             var actions: [Action] = [.countError(body.code)]
             if body.code == "connection_test_failed" && step == .testing {
@@ -143,13 +144,9 @@ extension PhoneJourney {
         guard let report = lastReadiness else { return [] }
         switch step {
         case .greeting where report.check(.battery)?.status == .ok:
-            if mode == .probeOnly {
-                step = .testing
-                testAttempts = 1
-                return [.send(.connectionTestStart)]
-            }
-            step = .startingStreams
-            return call(.streamsStart(StreamStartRequest(sessionCode: typedCode, video: nil, audio: audio)))
+            step = .testing
+            testAttempts = 1
+            return [.send(.connectionTestStart)]
         case .awaitingReadiness where report.canBeReady && testResult != nil:
             step = .readySent
             let elapsed = scheduledStart.map { now.seconds(since: $0) } ?? 0

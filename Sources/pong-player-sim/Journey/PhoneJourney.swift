@@ -8,14 +8,15 @@ import SessionHub
 ///
 ///     start → POST /auth/guest | /auth/signup → POST /users/profile → POST /sessions/{code}/join (429: wait
 ///     Retry-After, retry) → open the player socket → hello, permissions, streamConfig, battery → (readiness with
-///     the battery check ok: everything before it was handled) → POST /streams/start (audio only) → start audio,
-///     connectionTest.start → answer probe.ping, send filler on probe.upload → connectionTest → readiness
-///     canBeReady → ready → lobby shows the player ready
+///     the battery check ok: everything before it was handled) → connectionTest.start → answer probe.ping, send
+///     filler on probe.upload → connectionTest → POST /streams/start (video null, audio Opus) → real-time audio
+///     (its first frame makes the track live) → readiness canBeReady → ready → lobby shows the player ready
 ///
 /// The battery check turning `ok` is the acknowledgement that permissions and streamConfig were processed (the
 /// server handles a socket's messages in order and sends `readiness` after every change), so no step depends on
 /// `welcome`, which NIO's client can lose when it shares a TCP read with the 101 response.
-/// In `.probeOnly` mode the journey ends at the connection test's result (no stream is started).
+/// The test runs before any audio, so media never queues behind the filler. In `.probeOnly` mode the journey ends
+/// at the connection test's result (no stream is started).
 struct PhoneJourney {
     /// What the journey is for.
     enum Mode: Hashable, Sendable {

@@ -25,6 +25,8 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
     var filler = FillerState()
     var chaosTask: Scheduled<Void>?
     var detections: [Double] = []
+    /// Latency of each detection (ms; -1 when unmapped), for `--dump-bounces`.
+    var latencies: [Double] = []
     var ring = LatencyRing()
     var windows = StreamWindows()
     /// `phoneStopped` was reported (once per phone).
@@ -123,6 +125,7 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
         let arrival = Self.now()
         detections.append(bounce.streamTime)
         let latency = ring.latency(captureTime: UInt64(max(0, bounce.captureTime)), arrival: arrival)
+        latencies.append(latency.map { $0 * 1000 } ?? -1)
         stats.update {
             $0.bounces += 1
             if let latency {

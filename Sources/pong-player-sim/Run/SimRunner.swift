@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Foundation
 import SessionHub
 
 /// Runs a load run: creates the sessions, starts the phones over the ramp, prints progress, waits for the end,
@@ -17,6 +18,8 @@ struct SimRunner {
         var signUpEvery = 10
         var progressEvery = 5.0
         var runTag: String
+        /// Where to write every own bounce as CSV (`phone,what,time,end`: a bounce's stream time and latency in ms, or a sent window's start and end), or nil.
+        var dumpBounces: String?
     }
 
     let plan: Plan
@@ -73,6 +76,7 @@ struct SimRunner {
                 if let score { stats.update { $0.score = $0.score + score } }
             }
         }
+        if let path = plan.dumpBounces { await Self.dump(phones, to: path) }
         for phone in phones { phone.loop.execute { phone.socket?.close() } }
         return stats.snapshot
     }
@@ -86,6 +90,19 @@ struct SimRunner {
                                                       stats: stats))
         }
         return hosts
+    }
+
+    /// Writes each phone's own bounces and sent windows as CSV rows (for looking into a score).
+    static func dump(_ phones: [PhoneDriver], to path: String) async {
+        var text = "phone,what,time,end\n"
+        for (index, phone) in phones.enumerated() {
+            let rows = try? await phone.loop.submit {
+                zip(phone.detections, phone.latencies).map { "\(index),bounce,\($0),\($1)" }
+                    + phone.windows.windows.map { "\(index),window,\($0.start),\($0.end)" }
+            }.get()
+            text += (rows ?? []).joined(separator: "\n") + "\n"
+        }
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
     /// A progress line on stderr every `every` seconds.
