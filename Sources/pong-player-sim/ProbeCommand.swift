@@ -73,7 +73,7 @@ final class ProbeWaiter: PhoneEvents, Sendable {
     init(loop: any EventLoop) { result = loop.makePromise() }
 
     func phoneReady(session: Int) {}
-    func phoneStopped(session: Int) {}
+    func phoneStreamedEnough(session: Int) {}
     func phoneFinished(session: Int, error: SimError?, wasReady: Bool) {
         result.fail(error ?? SimError.connectionTest("the phone finished without a result"))
     }

@@ -24,8 +24,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Labels CSV of the audio (header with time_s or time; type). Without it F1 is not scored.")
     var labels: String?
 
-    @Option(help: "Seconds each phone streams once its audio starts.")
+    @Option(help: "Seconds each phone streams at least, from its first packet (a session's phones stream until the last of them has).")
     var duration: Double = 20
+
+    @Option(name: .customLong("ready-timeout"), help: "Seconds from a phone's start within which it must be ready.")
+    var readyTimeout: Double = 300
 
     @Option(help: "Seconds over which the phones start (evenly spaced).")
     var ramp: Double = 0
@@ -37,10 +40,14 @@ struct RunCommand: AsyncParsableCommand {
     var bitrate = 24000
 
     @Option(name: .customLong("filler-mbps"), help: "Cap of the connection-test filler upload, Mbit/s (0: none).")
-    var fillerMbps: Double = 20
+    var fillerMbps: Double = 10
 
     @Option(name: .customLong("signup-every"), help: "Every N-th phone signs up; the others are guests (0: none).")
     var signupEvery = 10
+
+    @Option(name: .customLong("source-addresses"),
+            help: "Connect phones from this many loopback addresses (127.0.0.2…) to spread a loopback server's per-address join limit.")
+    var sourceAddresses = 1
 
     @Option(name: .customLong("progress-every"), help: "Seconds between progress lines on stderr.")
     var progressEvery: Double = 5
@@ -56,6 +63,7 @@ struct RunCommand: AsyncParsableCommand {
         guard duration > 0, ramp >= 0, chaosDropRate >= 0, fillerMbps >= 0 else {
             throw ValidationError("--duration must be positive; --ramp, --chaos-drop-rate, --filler-mbps not negative")
         }
+        guard (1...250).contains(sourceAddresses) else { throw ValidationError("--source-addresses must be 1…250") }
         guard (6000...510_000).contains(bitrate) else { throw ValidationError("--bitrate out of range") }
     }
 
@@ -68,6 +76,11 @@ struct RunCommand: AsyncParsableCommand {
             }
             var settings = PhoneSettings(duration: duration)
             settings.chaosDropsPerMinute = chaosDropRate
+            settings.readyTimeout = readyTimeout
+            settings.sourceAddresses = sourceAddresses
+            if sourceAddresses > 1 && !(address.host.hasPrefix("127.") || address.host == "localhost") {
+                throw SimError.badArgument("--source-addresses needs a loopback --server (127.x or localhost)")
+            }
             settings.fillerBytesPerSecond = fillerMbps * 1_000_000 / 8
             let plan = SimRunner.Plan(
                 server: address, sessions: sessions, playersPerSession: playersPerSession, track: track,

@@ -18,7 +18,8 @@ enum HTTPClient {
 
     /// Sends `method path` with an optional JSON body and bearer token to `server`, on `loop`.
     static func send(_ method: String, _ path: String, json: String?, token: String?,
-                     to server: ServerAddress, on loop: any EventLoop) -> EventLoopFuture<Reply> {
+                     to server: ServerAddress, from source: String? = nil,
+                     on loop: any EventLoop) -> EventLoopFuture<Reply> {
         let promise = loop.makePromise(of: Reply.self)
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
         head.headers.add(name: "Host", value: "\(server.host):\(server.port)")
@@ -28,7 +29,7 @@ enum HTTPClient {
         if json != nil { head.headers.add(name: "Content-Type", value: "application/json") }
         head.headers.add(name: "Content-Length", value: "\(body.readableBytes)")
         let request = head
-        let connect = ClientBootstrap(group: loop)
+        var bootstrap = ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
@@ -37,7 +38,8 @@ enum HTTPClient {
                     try channel.pipeline.syncOperations.addHandler(ReplyCollector(promise: promise))
                 }
             }
-            .connect(host: server.host, port: server.port)
+        if let source, let local = try? SocketAddress(ipAddress: source, port: 0) { bootstrap = bootstrap.bind(to: local) }
+        let connect = bootstrap.connect(host: server.host, port: server.port)
         connect.whenComplete { result in
             switch result {
             case .success(let channel):

@@ -40,21 +40,19 @@ extension PhoneDriver {
         audio.start = now
         scheduleNextPacket()
         _ = loop.scheduleTask(deadline: .uptimeNanoseconds(now.adding(seconds: settings.duration).nanoseconds)) {
-            self.stopStreaming()
+            guard !self.reportedStop else { return }
+            self.reportedStop = true
+            self.events?.phoneStreamedEnough(session: self.session)
         }
     }
 
-    /// The phone's `--duration` is over.
+    /// The run is over for this phone's session: stop streaming (and chaos); the host ends the session next.
     func stopStreaming() {
         guard !audio.stopped else { return }
         audio.stopped = true
         audio.task?.cancel()
         chaosTask?.cancel()
         perform(journey.stop())
-        if !reportedStop {
-            reportedStop = true
-            events?.phoneStopped(session: session)
-        }
     }
 
     private func scheduleNextPacket() {

@@ -29,7 +29,7 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
     var latencies: [Double] = []
     var ring = LatencyRing()
     var windows = StreamWindows()
-    /// `phoneStopped` was reported (once per phone).
+    /// `phoneStreamedEnough` was reported (once per phone).
     var reportedStop = false
 
     init(loop: any EventLoop, session: Int, server: ServerAddress, track: AudioTrack?, stats: SimStats,
@@ -52,6 +52,13 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
         loop.execute {
             self.stats.update { $0.players += 1 }
             self.perform(self.journey.start(scheduledStart: scheduled))
+            let limit = scheduled.adding(seconds: self.settings.readyTimeout)
+            _ = self.loop.scheduleTask(deadline: .uptimeNanoseconds(limit.nanoseconds)) {
+                guard ![.readySent, .ready, .finished].contains(self.journey.step) else { return }
+                self.stats.countError("ready_timeout")
+                self.perform(self.journey.fail(.timeout("not ready \(Int(self.settings.readyTimeout)) s after its start "
+                    + "(step \(self.journey.step))")))
+            }
         }
     }
 
@@ -65,7 +72,8 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
         case .http(let call, let token):
             let request = call.request
             HTTPClient.send(request.method, request.path, json: request.json.isEmpty ? nil : request.json,
-                            token: token, to: server, on: loop)
+                            token: token, to: server, from: settings.sourceAddress(phone: journey.identity.index),
+                            on: loop)
                 .whenComplete { result in
                     switch result {
                     case .success(let reply):
@@ -76,7 +84,9 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
                     }
                 }
         case .connect(let path):
-            socket = WebSocketClient.connect(to: server, path: path, on: loop, delegate: self)
+            socket = WebSocketClient.connect(to: server, path: path,
+                                             from: settings.sourceAddress(phone: journey.identity.index), on: loop,
+                                             delegate: self)
         case .send(let message):
             guard let text = try? MessageCodec.encodeJSON(message) else { return }
             socket?.send(text: text)
@@ -150,7 +160,7 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
         }
         if !reportedStop {
             reportedStop = true
-            events?.phoneStopped(session: session)
+            events?.phoneStreamedEnough(session: session)
         }
         events?.phoneFinished(session: session, error: error, wasReady: journey.confirmedReady)
     }

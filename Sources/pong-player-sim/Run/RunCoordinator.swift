@@ -2,9 +2,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import SessionHub
 
-/// The run's bookkeeping per session: starts a host's game when all its phones are ready, ends the session once
-/// they all stopped streaming (after a grace for late `bounce` events), and completes `done` when every session
-/// is over. Phones call it from their loops; the state is behind a lock and decisions are acted on outside it.
+/// The run's bookkeeping per session: starts a host's game when all its phones are ready; once every phone has
+/// streamed its `--duration` (phones keep streaming, and so stay ready, until then), stops their audio, waits a
+/// grace for late `bounce` events and ends the session; completes `done` when every session is over. Phones call it from their loops; the state is behind a lock and decisions are acted on outside it.
 final class RunCoordinator: PhoneEvents, Sendable {
     /// One session's counts.
     struct SessionCounts: Sendable {
@@ -34,6 +34,7 @@ final class RunCoordinator: PhoneEvents, Sendable {
     private let stats: SimStats
     private let graceSeconds: Double
     private let counts: NIOLockedValueBox<[SessionCounts]>
+    private let phones: NIOLockedValueBox<[[PhoneDriver]]>
     /// Completes when every session is over.
     let done: EventLoopPromise<Void>
 
@@ -46,13 +47,19 @@ final class RunCoordinator: PhoneEvents, Sendable {
         self.graceSeconds = graceSeconds
         self.counts = NIOLockedValueBox(hosts.map { _ in SessionCounts(phones: phonesPerSession) })
         self.done = loop.makePromise(of: Void.self)
+        self.phones = NIOLockedValueBox(hosts.map { _ in [] })
+    }
+
+    /// Registers a phone of `session` (before it starts), so the end can stop its audio.
+    func register(_ phone: PhoneDriver, session: Int) {
+        phones.withLockedValue { $0[session].append(phone) }
     }
 
     func phoneReady(session: Int) {
         act(session) { $0.ready += 1 }
     }
 
-    func phoneStopped(session: Int) {
+    func phoneStreamedEnough(session: Int) {
         act(session) { $0.doneStreaming += 1 }
     }
 
@@ -107,6 +114,7 @@ final class RunCoordinator: PhoneEvents, Sendable {
             }
         case .end:
             let (server, loop, stats, grace) = (server, loop, stats, graceSeconds)
+            for phone in phones.withLockedValue({ $0[session] }) { phone.loop.execute { phone.stopStreaming() } }
             Task {
                 try? await Task.sleep(for: .seconds(grace))
                 _ = await host.control("end", server: server, on: loop, stats: stats)

@@ -55,13 +55,14 @@ struct SimRunner {
                 typedCode: hosts[session].typedCode, audio: audio, mode: .play)
             let phone = PhoneDriver(loop: group.next(), session: session, server: plan.server, track: plan.track,
                                     stats: stats, settings: plan.settings, journey: journey, events: coordinator)
+            coordinator.register(phone, session: session)
             let slot = t0.adding(seconds: total > 1 ? plan.ramp * Double(index) / Double(total) : 0)
             _ = phone.loop.scheduleTask(deadline: .uptimeNanoseconds(slot.nanoseconds)) { phone.start(scheduled: slot) }
             phones.append(phone)
         }
         let started = PhoneDriver.now()
         let progress = Task { await Self.progress(stats: stats, every: plan.progressEvery, since: started) }
-        let limit = plan.ramp + plan.settings.duration + 120
+        let limit = plan.ramp + plan.settings.readyTimeout + plan.settings.duration + 60
         let timeout = group.next().scheduleTask(in: .nanoseconds(Int64(limit * 1e9))) {
             Console.error("run did not finish within \(Int(limit)) s; reporting what was measured")
             coordinator.done.succeed()
@@ -102,7 +103,7 @@ struct SimRunner {
             }.get()
             text += (rows ?? []).joined(separator: "\n") + "\n"
         }
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
     /// A progress line on stderr every `every` seconds.
