@@ -93,7 +93,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PlayerSimTests",
-            dependencies: ["pong-player-sim"]
+            dependencies: [
+                "pong-player-sim",
+                "SessionHub",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "pongdTests",

@@ -24,19 +24,36 @@ struct ProbeCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        do {
+            let result = try await Self.probe(server: try ServerAddress(parsing: server),
+                                              fillerBytesPerSecond: fillerMbps * 1_000_000 / 8, timeout: timeout)
+            if !json {
+                Console.out("connection test: \(result.uploadMbps) Mbps up, rtt \(result.rttMs.median) ms, "
+                    + "under load \(result.rttUnderLoadMs.median) ms, grade \(result.grade.rawValue)")
+            }
+            Console.out(try MessageCodec.encodeJSON(result))
+        } catch {
+            Console.error("pong-player-sim probe: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Creates a session as a guest host, joins one guest phone, runs its connection test, ends the session and
+    /// returns the server's result.
+    static func probe(server: ServerAddress, fillerBytesPerSecond: Double, timeout: Double) async throws
+        -> ConnectionTestResult
+    {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let stats = SimStats()
-        defer { group.shutdownGracefully { _ in } }
         do {
-            let address = try ServerAddress(parsing: server)
-            let host = try await HostSession.create(index: 0, server: address, on: loop, stats: stats)
+            let host = try await HostSession.create(index: 0, server: server, on: loop, stats: stats)
             let waiter = ProbeWaiter(loop: loop)
             var settings = PhoneSettings(duration: 1)
-            settings.fillerBytesPerSecond = fillerMbps * 1_000_000 / 8
+            settings.fillerBytesPerSecond = fillerBytesPerSecond
             let journey = PhoneJourney(identity: PhoneIdentity.make(index: 0, runTag: "probe", signUpEvery: 0),
                                        typedCode: host.typedCode, audio: nil, mode: .probeOnly)
-            let phone = PhoneDriver(loop: loop, session: 0, server: address, track: nil, stats: stats,
+            let phone = PhoneDriver(loop: loop, session: 0, server: server, track: nil, stats: stats,
                                     settings: settings, journey: journey, events: waiter)
             phone.start(scheduled: PhoneDriver.now())
             let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {
@@ -50,17 +67,12 @@ struct ProbeCommand: AsyncParsableCommand {
             }
             deadline.cancel()
             loop.execute { phone.socket?.close() }
-            _ = await host.control("end", server: address, on: loop, stats: stats)
-            let result = try outcome.get()
-            let line = try MessageCodec.encodeJSON(result)
-            if !json {
-                Console.out("connection test: \(result.uploadMbps) Mbps up, rtt \(result.rttMs.median) ms, "
-                    + "under load \(result.rttUnderLoadMs.median) ms, grade \(result.grade.rawValue)")
-            }
-            Console.out(line)
+            _ = await host.control("end", server: server, on: loop, stats: stats)
+            try? await group.shutdownGracefully()
+            return try outcome.get()
         } catch {
-            Console.error("pong-player-sim probe: \(error)")
-            throw ExitCode(1)
+            try? await group.shutdownGracefully()
+            throw error
         }
     }
 }
