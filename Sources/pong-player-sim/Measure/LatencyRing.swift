@@ -17,8 +17,8 @@ struct LatencyRing: Sendable {
     private var entries: [Entry?]
     private var next = 0
 
-    /// A ring of `capacity` packets (500 = 10 s of 20 ms packets).
-    init(capacity: Int = 500) {
+    /// A ring of `capacity` packets (1500 = 30 s of 20 ms packets).
+    init(capacity: Int = 1500) {
         entries = [Entry?](repeating: nil, count: max(1, capacity))
     }
 
@@ -30,8 +30,13 @@ struct LatencyRing: Sendable {
 
     /// The packet holding `captureTime`, if still remembered.
     func packet(holding captureTime: UInt64) -> Entry? {
-        for entry in entries {
-            if let entry, entry.captureStart <= captureTime && captureTime < entry.captureEnd { return entry }
+        // Newest first: a bounce is usually about one of the last few packets.
+        var index = next
+        for _ in 0..<entries.count {
+            index = index == 0 ? entries.count - 1 : index - 1
+            guard let entry = entries[index] else { return nil }
+            if entry.captureStart <= captureTime && captureTime < entry.captureEnd { return entry }
+            if entry.captureEnd <= captureTime { return nil }  // older entries are earlier still
         }
         return nil
     }

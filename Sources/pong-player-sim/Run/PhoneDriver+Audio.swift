@@ -34,6 +34,7 @@ extension AudioTrack {
 }
 
 extension PhoneDriver {
+    /// Stream sample 0 is captured now; schedules the packets and the `--duration` report.
     func startAudio() {
         guard track != nil, audio.start == nil else { return }
         let now = Self.now()
@@ -102,6 +103,7 @@ struct FillerState {
 }
 
 extension PhoneDriver {
+    /// Starts a filler burst of `seconds`.
     func startFiller(seconds: Double) {
         let now = Self.now()
         filler.end = now.adding(seconds: seconds)

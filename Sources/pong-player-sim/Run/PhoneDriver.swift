@@ -12,22 +12,36 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
     let loop: any EventLoop
     /// The session (index in the run) the phone joins.
     let session: Int
+    /// Where pongd is.
     let server: ServerAddress
+    /// The audio to stream (nil for a probe-only phone).
     let track: AudioTrack?
+    /// The run's shared measurements.
     let stats: SimStats
+    /// Duration, chaos, filler and address settings.
     let settings: PhoneSettings
+    /// Who hears about ready, streamed-enough, finished and test results.
     weak var events: (any PhoneEvents)?
 
+    /// The pure journey whose actions this driver performs.
     var journey: PhoneJourney
+    /// The current player socket (nil while down).
     var socket: WebSocketClient?
+    /// Armed journey timers.
     var timers: [PhoneJourney.Timer: Scheduled<Void>] = [:]
+    /// Real-time audio pacing.
     var audio = AudioState()
+    /// The connection test's filler burst.
     var filler = FillerState()
+    /// The next chaos drop.
     var chaosTask: Scheduled<Void>?
+    /// `bounce.streamTime` of each own bounce.
     var detections: [Double] = []
     /// Latency of each detection (ms; -1 when unmapped), for `--dump-bounces`.
     var latencies: [Double] = []
+    /// Recently sent packets, for bounce latency.
     var ring = LatencyRing()
+    /// Stream time actually sent, for scoring.
     var windows = StreamWindows()
     /// `phoneStreamedEnough` was reported (once per phone).
     var reportedStop = false
