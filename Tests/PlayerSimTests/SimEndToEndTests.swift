@@ -24,7 +24,7 @@ struct SimEndToEndTests {
         let server = try await SimTestServer.start(joinBurst: 1, joinsPerSecond: 1)
         let (track, labels) = try Self.clickTrack()
         var settings = PhoneSettings(duration: 5)
-        settings.chaosDropsPerMinute = 30
+        settings.chaosDropsPerMinute = 12
         let plan = SimRunner.Plan(server: server.address, sessions: 1, playersPerSession: 3, track: track,
                                   labels: labels, ramp: 0, settings: settings, signUpEvery: 3, progressEvery: 60,
                                   runTag: "e2e\(UInt32.random(in: 0...UInt32.max))")
@@ -35,10 +35,12 @@ struct SimEndToEndTests {
         #expect(values.sessionsStarted == 1)
         #expect((values.errors["too_many_attempts"] ?? 0) >= 1, "joins beyond the burst were limited and retried")
         #expect(values.reconnects >= 1)
-        #expect(values.audioPackets >= 3 * 150)
+        #expect(values.audioPackets >= 3 * 100)
         #expect(values.joinToReady.totalCount == 3)
         #expect(values.score.truePositives + values.score.falseNegatives > 0, "labels were expected")
-        #expect(Set(values.errors.keys).isSubset(of: ["too_many_attempts", "connection_test_failed"]),
+        // A start while a phone is down (chaos) is refused and retried.
+        let expected: Set = ["too_many_attempts", "connection_test_failed", "not_enough_ready_players"]
+        #expect(Set(values.errors.keys).isSubset(of: expected),
                 "no other errors: \(values.errors)")
         try await server.stop()
     }

@@ -28,6 +28,9 @@ final class RunCoordinator: PhoneEvents, Sendable {
         case none, start, end, over
     }
 
+    /// How often a host tries to start its game (a second apart) before giving up.
+    static let startAttempts = 10
+
     private let hosts: [HostSession]
     private let server: ServerAddress
     private let loop: any EventLoop
@@ -108,8 +111,14 @@ final class RunCoordinator: PhoneEvents, Sendable {
         case .start:
             let (server, loop, stats) = (server, loop, stats)
             Task {
-                if await host.control("start", server: server, on: loop, stats: stats) {
-                    stats.update { $0.sessionsStarted += 1 }
+                // A phone of the session may be down (chaos) at that moment: try again each second, for a while.
+                for _ in 0..<Self.startAttempts {
+                    if await host.control("start", server: server, on: loop, stats: stats) {
+                        stats.update { $0.sessionsStarted += 1 }
+                        return
+                    }
+                    try? await Task.sleep(for: .seconds(1))
+                    if self.counts.withLockedValue({ $0[session].endRequested }) { return }
                 }
             }
         case .end:
