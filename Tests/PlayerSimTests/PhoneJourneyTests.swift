@@ -171,6 +171,25 @@ struct PhoneJourneyTests {
         #expect(journey.step == .finished)
     }
 
+    @Test("a drop during the connection test starts another test on the new socket")
+    func dropDuringTest() {
+        var journey = Self.journey()
+        _ = journey.start(scheduledStart: .seconds(0))
+        _ = journey.httpReplied(status: 201, body: Self.body(#"{"userId":"u","token":"t"}"#), retryAfter: nil, now: .seconds(0))
+        _ = journey.httpReplied(status: 200, body: Self.body(#"{"userId":"u","displayName":"a","photoURL":null,"guest":true}"#),
+                                retryAfter: nil, now: .seconds(0))
+        _ = journey.httpReplied(status: 200, body: Self.body(#"{"playerId":"p","websocketURL":"/w","resumeToken":"r"}"#),
+                                retryAfter: nil, now: .seconds(0))
+        _ = journey.socketOpened(now: .seconds(0))
+        _ = journey.received(Self.readiness(battery: .ok, canBeReady: false), now: .seconds(0))
+        #expect(journey.step == .testing)
+        #expect(journey.socketClosed(code: 1006, now: .seconds(1))
+                == [.countError("close_1006"), .schedule(.reconnect, at: .seconds(2))])
+        _ = journey.timer(.reconnect, now: .seconds(2))
+        #expect(journey.socketOpened(now: .seconds(2.1))
+                == [.send(.hello(.init(resumeToken: "r"))), .reconnected, .send(.connectionTestStart)])
+    }
+
     @Test("after stop, the session's end (sessionEnded, close 4000) finishes the journey without errors")
     func cleanEnd() {
         var journey = Self.journey()

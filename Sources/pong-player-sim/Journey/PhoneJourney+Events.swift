@@ -53,18 +53,28 @@ extension PhoneJourney {
         droppingOnPurpose = false
         if everConnected {
             var actions: [Action] = [.send(.hello(.init(resumeToken: resumeToken))), .reconnected]
+            switch step {
+            case .greeting:  // the setup may not have arrived: say it again (repeats change nothing)
+                actions += Self.setupMessages
+            case .testing:  // a test in progress died with the socket
+                actions.append(.send(.connectionTestStart))
+            default:
+                break
+            }
             if audioStarted && !stopped { actions.append(.resumeAudio) }
             return actions
         }
         everConnected = true
         step = .greeting
-        return [
-            .send(.hello(.init(resumeToken: nil))),
-            .send(.permissions(.init(camera: .granted, microphone: .granted))),
-            .send(.streamConfig(.init(quality: .p720, fps: .fps30))),
-            .send(.battery(.init(level: 80, charging: false))),
-        ]
+        return [.send(.hello(.init(resumeToken: nil)))] + Self.setupMessages
     }
+
+    /// permissions (both granted), streamConfig (720p/30), battery (80 %, not charging).
+    static let setupMessages: [Action] = [
+        .send(.permissions(.init(camera: .granted, microphone: .granted))),
+        .send(.streamConfig(.init(quality: .p720, fps: .fps30))),
+        .send(.battery(.init(level: 80, charging: false))),
+    ]
 
     /// The socket closed (or could not be opened); `code` is the close frame's code if one came.
     mutating func socketClosed(code: UInt16?, now: MonoTime) -> [Action] {
