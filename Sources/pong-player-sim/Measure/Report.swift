@@ -82,6 +82,8 @@ struct Report: Hashable, Sendable {
             "  bounce F1 ±10ms  \(report.bounceF1.map { String(($0 * 1000).rounded() / 1000) } ?? "-")"
                 + "  (TP \(values.score.truePositives), FP \(values.score.falsePositives), "
                 + "FN \(values.score.falseNegatives))",
+            "  bounce kind      \(values.score.kindAgreements)/\(values.score.kindChecked) matches of the label's kind "
+                + "(bounce→table, hit→racket)",
             "  reconnects       \(values.reconnects)",
             "  audio packets    \(values.audioPackets)",
             "  filler sent      \(values.fillerBytes / 1_000_000) MB",

@@ -35,8 +35,8 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
     var filler = FillerState()
     /// The next chaos drop.
     var chaosTask: Scheduled<Void>?
-    /// `bounce.streamTime` of each own bounce.
-    var detections: [Double] = []
+    /// Stream time and kind of each own bounce.
+    var detections: [BounceScorer.Detection] = []
     /// Latency of each detection (ms; -1 when unmapped), for `--dump-bounces`.
     var latencies: [Double] = []
     /// Recently sent packets, for bounce latency.
@@ -147,7 +147,7 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
 
     private func heard(_ bounce: Bounce) {
         let arrival = Self.now()
-        detections.append(bounce.streamTime)
+        detections.append(.init(time: bounce.streamTime, kind: bounce.kind.rawValue))
         let latency = ring.latency(captureTime: UInt64(max(0, bounce.captureTime)), arrival: arrival)
         latencies.append(latency.map { $0 * 1000 } ?? -1)
         stats.update {
@@ -194,7 +194,7 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
 
     /// This phone's bounce score (call on the loop, after the run).
     func score(with scorer: BounceScorer) -> BounceScorer.Score {
-        scorer.score(detections: detections, windows: windows.windows)
+        scorer.score(detections, windows: windows.windows)
     }
 
     // MARK: WebSocketDelegate

@@ -95,10 +95,10 @@ struct SimRunner {
 
     /// Writes each phone's own bounces and sent windows as CSV rows (for looking into a score).
     static func dump(_ phones: [PhoneDriver], to path: String) async {
-        var text = "phone,what,time,end\n"
+        var text = "phone,what,time,end,kind\n"
         for (index, phone) in phones.enumerated() {
             let rows = try? await phone.loop.submit {
-                zip(phone.detections, phone.latencies).map { "\(index),bounce,\($0),\($1)" }
+                zip(phone.detections, phone.latencies).map { "\(index),bounce,\($0.time),\($1),\($0.kind)" }
                     + phone.windows.windows.map { "\(index),window,\($0.start),\($0.end)" }
             }.get()
             text += (rows ?? []).joined(separator: "\n") + "\n"
