@@ -86,6 +86,7 @@ struct Report: Hashable, Sendable {
                 + "(bounce→table, hit→racket)",
             "  reconnects       \(values.reconnects)",
             "  audio packets    \(values.audioPackets)",
+            "  audio send lag   \(pct(Self.percentiles(values.sendLag)))  (sim health: packet sent after its due time)",
             "  filler sent      \(values.fillerBytes / 1_000_000) MB",
             "  errors           \(values.errorTotal)",
         ]

@@ -33,6 +33,9 @@ final class SimStats: Sendable {
         var uploadMbps: [Double] = []
         /// Join → ready, µs.
         var joinToReady = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        /// How late the sim sent audio packets after they fell due, µs (the sim's own health: high values mean
+        /// the machine running it cannot keep up).
+        var sendLag = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .two)
         /// Bounce latency, µs.
         var bounceLatency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
         /// Bounce scores summed over phones.

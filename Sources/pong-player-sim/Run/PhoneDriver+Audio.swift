@@ -82,7 +82,11 @@ extension PhoneDriver {
                                                                    sample: sample + packet.samples),
                               due: due))
             windows.sent(startSample: sample, samples: packet.samples)
-            stats.update { $0.audioPackets += 1 }
+            let lag = SimStats.micros(Self.now().seconds(since: due))
+            stats.update {
+                $0.audioPackets += 1
+                _ = $0.sendLag.record(lag)
+            }
         }
         scheduleNextPacket()
     }
