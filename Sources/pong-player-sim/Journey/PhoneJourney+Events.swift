@@ -28,9 +28,10 @@ extension PhoneJourney {
             guard let reply = Self.decode(JoinResponse.self, body), let token else { return badReply(call) }
             playerId = reply.playerId
             resumeToken = reply.resumeToken
-            socketPath = reply.websocketURL + "?token=" + token
+            let path = reply.websocketURL + "?token=" + token
+            socketPath = path
             step = .connecting
-            return [.connect(path: socketPath!)]
+            return [.connect(path: path)]
         case .startingStreams:
             step = .awaitingReadiness
             audioStarted = true
