@@ -2,18 +2,14 @@ import ArgumentParser
 
 /// `pong-player-sim`: emulates many phones through the whole player journey against a pongd server.
 ///
-/// The journey driver arrives with issue [4/4]; until then the tool only validates its arguments.
+/// `pong-player-sim run …` (the default) is the load and accuracy run; `pong-player-sim probe …` runs one phone's
+/// connection test only. See `docs/SIMULATOR.md`.
 @main
-struct PlayerSim: ParsableCommand {
+struct PlayerSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pong-player-sim",
-        abstract: "Emulate phones joining pongd sessions and streaming audio (journey driver: issue [4/4])."
+        abstract: "Emulate phones joining pongd sessions and streaming Opus audio; measure join→ready, bounces.",
+        subcommands: [RunCommand.self, ProbeCommand.self],
+        defaultSubcommand: RunCommand.self
     )
-
-    @Option(help: "pongd base URL, e.g. http://127.0.0.1:8080.")
-    var server = "http://127.0.0.1:8080"
-
-    func run() throws {
-        throw ValidationError("the phone journey is not implemented yet (issue [4/4])")
-    }
 }

@@ -1,0 +1,200 @@
+import SessionHub
+
+import Foundation
+
+extension PhoneJourney {
+    /// An HTTP reply to the pending call: its status, body and `Retry-After` seconds (if sent).
+    mutating func httpReplied(status: Int, body: [UInt8], retryAfter: Double?, now: MonoTime) -> [Action] {
+        guard step != .finished, let call = pendingCall else { return [] }
+        guard (200..<300).contains(status) else {
+            let code = Self.errorCode(in: body) ?? "http_\(status)"
+            if status == 429 {
+                return [.countError(code), .schedule(.retryHTTP, at: now.adding(seconds: max(0.2, retryAfter ?? 1)))]
+            }
+            return [.countError(code)] + fail(.http("\(call.label) answered \(status) \(code)"))
+        }
+        pendingCall = nil
+        switch step {
+        case .authenticating:
+            guard let reply = Self.decode(AuthResponse.self, body) else { return badReply(call) }
+            token = reply.token
+            userId = reply.userId
+            step = .profiling
+            return self.call(.profile(ProfileRequest(displayName: identity.displayName, photo: identity.photo)))
+        case .profiling:
+            step = .joining
+            return self.call(.join(code: typedCode))
+        case .joining:
+            guard let reply = Self.decode(JoinResponse.self, body), let token else { return badReply(call) }
+            playerId = reply.playerId
+            resumeToken = reply.resumeToken
+            let path = reply.websocketURL + "?token=" + token
+            socketPath = path
+            step = .connecting
+            return [.connect(path: path)]
+        case .startingStreams:
+            step = .awaitingReadiness
+            audioStarted = true
+            return [.startAudio]
+        default:
+            return []
+        }
+    }
+
+    /// The pending HTTP call failed without a reply (connection refused or reset).
+    mutating func httpFailed(_ message: String) -> [Action] {
+        guard step != .finished, let call = pendingCall else { return [] }
+        return [.countError("http_transport")] + fail(.http("\(call.label): \(message)"))
+    }
+
+    /// The player socket is open (upgrade done): greet, and on the first socket walk the setup steps.
+    mutating func socketOpened(now: MonoTime) -> [Action] {
+        guard step != .finished else { return [.dropSocket] }
+        socketOpen = true
+        droppingOnPurpose = false
+        if everConnected {
+            var actions: [Action] = [.send(.hello(.init(resumeToken: resumeToken))), .reconnected]
+            switch step {
+            case .greeting:  // the setup may not have arrived: say it again (repeats change nothing)
+                actions += Self.setupMessages
+            case .testing:  // a test in progress died with the socket
+                actions.append(.send(.connectionTestStart))
+            default:
+                break
+            }
+            if audioStarted && !stopped { actions.append(.resumeAudio) }
+            return actions
+        }
+        everConnected = true
+        step = .greeting
+        return [.send(.hello(.init(resumeToken: nil)))] + Self.setupMessages
+    }
+
+    /// permissions (both granted), streamConfig (720p/30), battery (80 %, not charging).
+    static let setupMessages: [Action] = [
+        .send(.permissions(.init(camera: .granted, microphone: .granted))),
+        .send(.streamConfig(.init(quality: .p720, fps: .fps30))),
+        .send(.battery(.init(level: 80, charging: false))),
+    ]
+
+    /// The socket closed (or could not be opened); `code` is the close frame's code if one came.
+    mutating func socketClosed(code: UInt16?, now: MonoTime) -> [Action] {
+        let wasOpen = socketOpen
+        socketOpen = false
+        guard step != .finished else { return [] }
+        if droppingOnPurpose { return [] }  // chaos: the reconnect timer is armed
+        if let code, (4000...4099).contains(code), code != 4008 {
+            if code == 4000 && stopped { return finish() }
+            return [.countError("close_\(code)")] + fail(.socketClosed("closed with \(code)"))
+        }
+        if stopped { return finish() }
+        guard everConnected else { return fail(.socketRefused("the player socket could not be opened")) }
+        // An unexpected drop (or a failed reconnect): pause, try again.
+        var actions: [Action] = wasOpen ? [.countError(code.map { "close_\($0)" } ?? "socket_dropped")] : []
+        if audioStarted { actions.append(.pauseAudio) }
+        actions.append(.schedule(.reconnect, at: now.adding(seconds: reconnectDelay)))
+        return actions
+    }
+
+    /// A server message on the player socket.
+    mutating func received(_ message: ServerMessage, now: MonoTime) -> [Action] {
+        guard step != .finished else { return [] }
+        switch message {
+        case .welcome(let welcome):
+            if let token = welcome.resumeToken { resumeToken = token }
+            return []
+        case .readiness(let report):
+            lastReadiness = report
+            return readinessChanged(now: now)
+        case .probePing(let stamp):
+            return [.send(.probePong(stamp))]
+        case .probeUpload(let upload):
+            return [.sendFiller(seconds: upload.seconds)]
+        case .connectionTest(let result):
+            testResult = result
+            if mode == .probeOnly { return [.testResult(result)] + finish() }
+            guard step == .testing else { return [.testResult(result)] }
+            step = .startingStreams
+            return [.testResult(result)]
+                + call(.streamsStart(StreamStartRequest(sessionCode: typedCode, video: nil, audio: audio)))
+        case .error(let body):
+            var actions: [Action] = [.countError(body.code)]
+            if body.code == "connection_test_failed" && step == .testing {
+                if testAttempts >= maxTestAttempts {
+                    actions += fail(.connectionTest("\(testAttempts) connection tests failed"))
+                } else {
+                    testAttempts += 1
+                    actions.append(.schedule(.retryTest, at: now.adding(seconds: 1)))
+                }
+            }
+            return actions
+        case .lobby(let lobby):
+            guard let me = lobby.players.first(where: { $0.playerId == playerId }) else { return [] }
+            if me.ready && step == .readySent {
+                step = .ready
+                if confirmedReady { return [] }
+                confirmedReady = true
+                return [.readyConfirmed]
+            }
+            if !me.ready && step == .ready && lobby.state == .waiting && socketOpen && lastReadiness?.canBeReady == true {
+                step = .readySent  // a resumed seat came back not ready: say it again
+                return [.send(.ready)]
+            }
+            return []
+        case .bounce(let bounce):
+            return bounce.playerId == playerId ? [.bounce(bounce)] : []
+        case .sessionEnded:
+            return finish()
+        case .stream:
+            return []
+        }
+    }
+
+    /// Acts on the latest readiness: the battery ack moves setup on; `canBeReady` after the test sends `ready`.
+    private mutating func readinessChanged(now: MonoTime) -> [Action] {
+        guard let report = lastReadiness else { return [] }
+        switch step {
+        case .greeting where report.check(.battery)?.status == .ok:
+            step = .testing
+            testAttempts = 1
+            return [.send(.connectionTestStart)]
+        case .awaitingReadiness where report.canBeReady && testResult != nil:
+            step = .readySent
+            let elapsed = scheduledStart.map { now.seconds(since: $0) } ?? 0
+            return [.send(.ready), .readySent(joinToReady: elapsed)]
+        default:
+            return []
+        }
+    }
+
+    private mutating func badReply(_ call: HTTPCall) -> [Action] {
+        [.countError("unexpected_reply")] + fail(.unexpectedReply("\(call.label) answered an unexpected body"))
+    }
+
+    /// The `error.code` of an error body, if it is one.
+    static func errorCode(in body: [UInt8]) -> String? {
+        struct Envelope: Decodable {
+            struct Inner: Decodable { var code: String }
+            var error: Inner
+        }
+        return decode(Envelope.self, body)?.error.code
+    }
+
+    /// A JSON body, or nil.
+    static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) -> Value? {
+        try? JSONDecoder().decode(type, from: Data(body))
+    }
+}
+
+extension PhoneJourney.HTTPCall {
+    /// A short name for messages: `POST /auth/guest`.
+    var label: String {
+        switch self {
+        case .guest: "POST /auth/guest"
+        case .signup: "POST /auth/signup"
+        case .profile: "POST /users/profile"
+        case .join(let code): "POST /sessions/\(code)/join"
+        case .streamsStart: "POST /streams/start"
+        }
+    }
+}

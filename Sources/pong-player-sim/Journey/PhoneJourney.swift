@@ -1,0 +1,200 @@
+import SessionHub
+
+/// One emulated phone's journey, as a pure state machine: events in (HTTP replies, server messages, socket
+/// open/close, timers, the run's chaos and stop), actions out. It reads no clock and touches no socket; the
+/// `PhoneDriver` performs its actions on the phone's event loop.
+///
+/// Overview (the order of `docs/PROTOCOL.md`):
+///
+///     start → POST /auth/guest | /auth/signup → POST /users/profile → POST /sessions/{code}/join (429: wait
+///     Retry-After, retry) → open the player socket → hello, permissions, streamConfig, battery → (readiness with
+///     the battery check ok: everything before it was handled) → connectionTest.start → answer probe.ping, send
+///     filler on probe.upload → connectionTest → POST /streams/start (video null, audio Opus) → real-time audio
+///     (its first frame makes the track live) → readiness canBeReady → ready → lobby shows the player ready
+///
+/// The battery check turning `ok` is the acknowledgement that permissions and streamConfig were processed (the
+/// server handles a socket's messages in order and sends `readiness` after every change), so no step depends on
+/// `welcome`, which NIO's client can lose when it shares a TCP read with the 101 response.
+/// The test runs before any audio, so media never queues behind the filler. In `.probeOnly` mode the journey ends
+/// at the connection test's result (no stream is started).
+struct PhoneJourney {
+    /// What the journey is for.
+    enum Mode: Hashable, Sendable {
+        /// The whole journey to ready, then streaming until stopped.
+        case play
+        /// Only the connection test (the `probe` subcommand).
+        case probeOnly
+    }
+
+    /// Where the phone stands.
+    enum Step: Hashable, Sendable {
+        case idle, authenticating, profiling, joining, connecting, greeting, startingStreams, testing
+        case awaitingReadiness, readySent, ready, finished
+    }
+
+    /// An HTTP call of the journey; the driver turns it into a request (`PhoneJourney+HTTP.swift`).
+    enum HTTPCall: Hashable, Sendable {
+        /// `POST /auth/guest`.
+        case guest
+        /// `POST /auth/signup`.
+        case signup(SignupRequest)
+        /// `POST /users/profile`.
+        case profile(ProfileRequest)
+        /// `POST /sessions/{code}/join` with the code as typed.
+        case join(code: String)
+        /// `POST /streams/start`.
+        case streamsStart(StreamStartRequest)
+    }
+
+    /// Timers the journey arms.
+    enum Timer: Hashable, Sendable {
+        /// Repeat the last HTTP call (after a 429's Retry-After).
+        case retryHTTP
+        /// Open the socket again after a drop.
+        case reconnect
+        /// Start another connection test after a failed one.
+        case retryTest
+    }
+
+    /// What the driver must do.
+    enum Action: Hashable, Sendable {
+        /// Make this HTTP call, with `Authorization: Bearer token` when a token is given.
+        case http(HTTPCall, token: String?)
+        /// Open the player WebSocket at this path (query included).
+        case connect(path: String)
+        /// Send a text message.
+        case send(ClientMessage)
+        /// Start the real-time audio stream now (stream time 0 is now).
+        case startAudio
+        /// Stop sending audio packets (the socket is down); packets falling due meanwhile are skipped.
+        case pauseAudio
+        /// Send audio again (sequence numbers and stream time continue past the gap).
+        case resumeAudio
+        /// Send upload-probe filler for this many seconds, as fast as the socket allows.
+        case sendFiller(seconds: Double)
+        /// Deliver `timer(_:now:)` at this instant.
+        case schedule(Timer, at: MonoTime)
+        /// Close the socket abruptly, without a close frame (chaos).
+        case dropSocket
+        /// Count one error with this code.
+        case countError(String)
+        /// The connection test's result.
+        case testResult(ConnectionTestResult)
+        /// `ready` was sent; `joinToReady` seconds after the phone's scheduled start.
+        case readySent(joinToReady: Double)
+        /// The lobby shows this player ready.
+        case readyConfirmed
+        /// A dropped socket was replaced and `hello {resumeToken}` sent.
+        case reconnected
+        /// A `bounce` heard on this phone's own microphone.
+        case bounce(Bounce)
+        /// The journey is over: nil when it ended as planned, else why it failed.
+        case finished(SimError?)
+    }
+
+    /// The phone's fixed facts.
+    let identity: PhoneIdentity
+    /// The session code as the person types it (`abc-234`).
+    let typedCode: String
+    /// The audio track to announce at `POST /streams/start`.
+    let audio: StreamStartRequest.Audio?
+    /// Play or probe only.
+    let mode: Mode
+    /// How many connection tests to try before giving up.
+    var maxTestAttempts = 3
+    /// Delay before reopening a socket that dropped unexpectedly, seconds.
+    var reconnectDelay = 1.0
+
+    // State, read by tests; set only by the event methods (here and in `PhoneJourney+Events.swift`).
+    var step: Step = .idle
+    var token: String?
+    var userId: UserID?
+    var playerId: PlayerID?
+    var resumeToken: String?
+    var socketPath: String?
+    var testResult: ConnectionTestResult?
+    var lastReadiness: ReadinessReport?
+    var confirmedReady = false
+    var scheduledStart: MonoTime?
+    var pendingCall: HTTPCall?
+    var testAttempts = 0
+    var socketOpen = false
+    var everConnected = false
+    var droppingOnPurpose = false
+    var audioStarted = false
+    var stopped = false
+
+    /// A phone that will join the session `typedCode`.
+    init(identity: PhoneIdentity, typedCode: String, audio: StreamStartRequest.Audio?, mode: Mode) {
+        self.identity = identity
+        self.typedCode = typedCode
+        self.audio = audio
+        self.mode = mode
+    }
+
+    /// Whether the socket is open as far as the journey knows.
+    var isConnected: Bool { socketOpen }
+
+    /// Starts the journey; `scheduledStart` is the phone's slot in the ramp (join→ready counts from it).
+    mutating func start(scheduledStart: MonoTime) -> [Action] {
+        guard step == .idle else { return [] }
+        self.scheduledStart = scheduledStart
+        step = .authenticating
+        if identity.signUp {
+            return call(.signup(SignupRequest(name: identity.displayName, email: identity.email,
+                                              password: identity.password, acceptTerms: true)))
+        }
+        return call(.guest)
+    }
+
+    /// Delivers an armed timer.
+    mutating func timer(_ timer: Timer, now: MonoTime) -> [Action] {
+        guard step != .finished else { return [] }
+        switch timer {
+        case .retryHTTP:
+            guard let pendingCall else { return [] }
+            return call(pendingCall)
+        case .reconnect:
+            guard !socketOpen, !stopped, let socketPath else { return [] }
+            return [.connect(path: socketPath)]
+        case .retryTest:
+            guard step == .testing, socketOpen else { return [] }
+            return [.send(.connectionTestStart)]
+        }
+    }
+
+    /// The run asks this phone to lose its network for `downFor` seconds (chaos). Only phones that sent `ready`
+    /// and are connected take part; the others answer nothing.
+    mutating func chaosDrop(now: MonoTime, downFor: Double) -> [Action] {
+        guard step == .readySent || step == .ready, socketOpen, !stopped else { return [] }
+        socketOpen = false
+        droppingOnPurpose = true
+        return [.pauseAudio, .dropSocket, .schedule(.reconnect, at: now.adding(seconds: downFor))]
+    }
+
+    /// The run is over for this phone: stop streaming; the host ends the session.
+    mutating func stop() -> [Action] {
+        stopped = true
+        return audioStarted ? [.pauseAudio] : []
+    }
+
+    mutating func call(_ call: HTTPCall) -> [Action] {
+        pendingCall = call
+        return [.http(call, token: token)]
+    }
+
+    /// Ends the journey with `error`.
+    mutating func fail(_ error: SimError) -> [Action] {
+        guard step != .finished else { return [] }
+        step = .finished
+        return (audioStarted ? [.pauseAudio] : []) + [.finished(error)]
+    }
+
+    /// Ends the journey as planned.
+    mutating func finish() -> [Action] {
+        guard step != .finished else { return [] }
+        step = .finished
+        return (audioStarted ? [.pauseAudio] : []) + [.finished(nil)]
+    }
+
+}

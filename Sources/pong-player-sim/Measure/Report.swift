@@ -1,0 +1,102 @@
+import Histogram
+
+import Foundation
+
+/// The run's summary: the end-of-run table and the one-line JSON (`--json`).
+struct Report: Hashable, Sendable {
+    /// p50 and p99 of a latency, ms (nil when nothing was measured).
+    struct Percentiles: Hashable, Sendable {
+        /// Median, ms.
+        var p50: Double?
+        /// 99th percentile, ms.
+        var p99: Double?
+    }
+
+    /// Phones started.
+    var players: Int
+    /// Phones the lobby showed ready.
+    var ready: Int
+    /// All errors counted.
+    var errors: Int
+    /// Join → ready.
+    var joinToReadyMs: Percentiles
+    /// Packet due → own `bounce` received.
+    var bounceLatencyMs: Percentiles
+    /// F1 of bounces against labels at ±10 ms (nil when nothing could be scored).
+    var bounceF1: Double?
+    /// Reconnects.
+    var reconnects: Int
+
+    /// The report of `values`.
+    init(_ values: SimStats.Values) {
+        players = values.players
+        ready = values.ready
+        errors = values.errorTotal
+        joinToReadyMs = Self.percentiles(values.joinToReady)
+        bounceLatencyMs = Self.percentiles(values.bounceLatency)
+        bounceF1 = values.score.f1
+        reconnects = values.reconnects
+    }
+
+    /// The JSON line, keys in the documented order: `{"players", "ready", "errors", "joinToReadyMs": {"p50",
+    /// "p99"}, "bounceLatencyMs": {"p50", "p99"}, "bounceF1", "reconnects"}` (unknown values are `null`).
+    var jsonLine: String {
+        func number(_ value: Double?) -> String {
+            guard let value, value.isFinite else { return "null" }
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        func pair(_ p: Percentiles) -> String { #"{"p50":\#(number(p.p50)),"p99":\#(number(p.p99))}"# }
+        let f1 = bounceF1.map { ($0 * 10000).rounded() / 10000 }
+        return #"{"players":\#(players),"ready":\#(ready),"errors":\#(errors),"joinToReadyMs":\#(pair(joinToReadyMs)),"#
+            + #""bounceLatencyMs":\#(pair(bounceLatencyMs)),"bounceF1":\#(number(f1)),"reconnects":\#(reconnects)}"#
+    }
+
+    /// p50/p99 in ms, rounded to 0.1 ms.
+    static func percentiles(_ histogram: Histogram<UInt64>) -> Percentiles {
+        guard histogram.totalCount > 0 else { return Percentiles(p50: nil, p99: nil) }
+        func ms(_ p: Double) -> Double { (Double(histogram.valueAtPercentile(p)) / 100).rounded() / 10 }
+        return Percentiles(p50: ms(50), p99: ms(99))
+    }
+
+    /// The end-of-run table.
+    static func table(_ values: SimStats.Values, wallSeconds: Double) -> String {
+        let report = Report(values)
+        func pct(_ p: Percentiles) -> String {
+            guard let p50 = p.p50, let p99 = p.p99 else { return "-" }
+            return "p50 \(p50) ms  p99 \(p99) ms"
+        }
+        func hist(_ h: Histogram<UInt64>) -> String {
+            guard h.totalCount > 0 else { return "" }
+            return "  (n \(h.totalCount), max \(Double(h.max / 100) / 10) ms)"
+        }
+        var lines = [
+            "pong-player-sim results (\(Int(wallSeconds.rounded())) s)",
+            "  players          \(values.players)",
+            "  ready sent       \(values.readySent)",
+            "  ready (lobby)    \(values.ready)",
+            "  failed journeys  \(values.failed)",
+            "  sessions started \(values.sessionsStarted)",
+            "  join→ready       \(pct(report.joinToReadyMs))\(hist(values.joinToReady))",
+            "  bounce latency   \(pct(report.bounceLatencyMs))\(hist(values.bounceLatency))",
+            "  bounces          \(values.bounces) own (\(values.bouncesUnmapped) not mapped to a packet)",
+            "  bounce F1 ±10ms  \(report.bounceF1.map { String(($0 * 1000).rounded() / 1000) } ?? "-")"
+                + "  (TP \(values.score.truePositives), FP \(values.score.falsePositives), "
+                + "FN \(values.score.falseNegatives))",
+            "  bounce kind      \(values.score.kindAgreements)/\(values.score.kindChecked) matches of the label's kind "
+                + "(bounce→table, hit→racket)",
+            "  reconnects       \(values.reconnects)",
+            "  audio packets    \(values.audioPackets)",
+            "  audio send lag   \(pct(Self.percentiles(values.sendLag)))  (sim health: packet sent after its due time)",
+            "  filler sent      \(values.fillerBytes / 1_000_000) MB",
+            "  errors           \(values.errorTotal)",
+        ]
+        for (code, count) in values.errors.sorted(by: { $0.key < $1.key }) {
+            lines.append("    \(code + String(repeating: " ", count: max(1, 28 - code.count))) \(count)")
+        }
+        if !values.uploadMbps.isEmpty {
+            let sorted = values.uploadMbps.sorted()
+            lines.append("  test uploadMbps  min \(sorted.first!)  median \(sorted[sorted.count / 2])  max \(sorted.last!)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

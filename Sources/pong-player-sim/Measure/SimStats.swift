@@ -1,0 +1,67 @@
+import Histogram
+import NIOConcurrencyHelpers
+
+/// Everything the run measures, shared by all phones' event loops behind a lock.
+///
+/// Latencies are kept in microseconds in HdrHistograms (3 significant digits) and reported in ms.
+final class SimStats: Sendable {
+    /// The counters and histograms themselves.
+    struct Values: Sendable {
+        /// Phones started.
+        var players = 0
+        /// Phones that sent `ready`.
+        var readySent = 0
+        /// Phones the lobby showed ready.
+        var ready = 0
+        /// Phones whose journey failed.
+        var failed = 0
+        /// Errors by code: every `error` message, every HTTP error status (by its body's code) and transport failure.
+        var errors: [String: Int] = [:]
+        /// Sockets re-opened after a drop (chaos or unexpected) with `hello {resumeToken}`.
+        var reconnects = 0
+        /// Audio packets sent.
+        var audioPackets = 0
+        /// Filler bytes sent.
+        var fillerBytes = 0
+        /// `bounce` events for the receiving phone's own player.
+        var bounces = 0
+        /// Bounces whose packet was no longer in the latency ring.
+        var bouncesUnmapped = 0
+        /// Sessions whose host started the game.
+        var sessionsStarted = 0
+        /// Connection-test results: upload Mbps of each.
+        var uploadMbps: [Double] = []
+        /// Join → ready, µs.
+        var joinToReady = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        /// How late the sim sent audio packets after they fell due, µs (the sim's own health: high values mean
+        /// the machine running it cannot keep up).
+        var sendLag = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .two)
+        /// Bounce latency, µs.
+        var bounceLatency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+        /// Bounce scores summed over phones.
+        var score = BounceScorer.Score()
+
+        /// Total errors.
+        var errorTotal: Int { errors.values.reduce(0, +) }
+    }
+
+    private let box = NIOLockedValueBox(Values())
+
+    init() {}
+
+    /// Changes the values under the lock.
+    func update(_ body: (inout Values) -> Void) {
+        box.withLockedValue { body(&$0) }
+    }
+
+    /// A copy of the values.
+    var snapshot: Values { box.withLockedValue { $0 } }
+
+    /// Counts one error by its code.
+    func countError(_ code: String) {
+        update { $0.errors[code, default: 0] += 1 }
+    }
+
+    /// Records a latency in seconds, in µs (negative values, impossible with a monotonic clock, as 0).
+    static func micros(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds * 1e6)) }
+}

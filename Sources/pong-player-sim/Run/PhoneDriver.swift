@@ -1,0 +1,225 @@
+import NIOCore
+import SessionHub
+
+import Foundation
+
+/// The I/O shell of one phone: performs its `PhoneJourney`'s actions on one event loop (HTTP calls, the player
+/// socket, timers) and streams audio in real time (`PhoneDriver+Audio.swift`).
+///
+/// Confined to `loop`: every method runs there, so the class needs no lock (hence `@unchecked Sendable`).
+final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
+    /// The phone's loop.
+    let loop: any EventLoop
+    /// The session (index in the run) the phone joins.
+    let session: Int
+    /// Where pongd is.
+    let server: ServerAddress
+    /// The audio to stream (nil for a probe-only phone).
+    let track: AudioTrack?
+    /// The run's shared measurements.
+    let stats: SimStats
+    /// Duration, chaos, filler and address settings.
+    let settings: PhoneSettings
+    /// Who hears about ready, streamed-enough, finished and test results.
+    weak var events: (any PhoneEvents)?
+
+    /// The pure journey whose actions this driver performs.
+    var journey: PhoneJourney
+    /// The current player socket (nil while down).
+    var socket: WebSocketClient?
+    /// Armed journey timers.
+    var timers: [PhoneJourney.Timer: Scheduled<Void>] = [:]
+    /// Real-time audio pacing.
+    var audio = AudioState()
+    /// The connection test's filler burst.
+    var filler = FillerState()
+    /// The next chaos drop.
+    var chaosTask: Scheduled<Void>?
+    /// Stream time and kind of each own bounce.
+    var detections: [BounceScorer.Detection] = []
+    /// Latency of each detection (ms; -1 when unmapped), for `--dump-bounces`.
+    var latencies: [Double] = []
+    /// Recently sent packets, for bounce latency.
+    var ring = LatencyRing()
+    /// Stream time actually sent, for scoring.
+    var windows = StreamWindows()
+    /// `phoneStreamedEnough` was reported (once per phone).
+    var reportedStop = false
+
+    init(loop: any EventLoop, session: Int, server: ServerAddress, track: AudioTrack?, stats: SimStats,
+         settings: PhoneSettings, journey: PhoneJourney, events: any PhoneEvents) {
+        self.loop = loop
+        self.session = session
+        self.server = server
+        self.track = track
+        self.stats = stats
+        self.settings = settings
+        self.journey = journey
+        self.events = events
+    }
+
+    /// The monotonic clock.
+    static func now() -> MonoTime { MonoTime(nanoseconds: NIODeadline.now().uptimeNanoseconds) }
+
+    /// Starts the journey (on the loop); `scheduled` is the phone's ramp slot.
+    func start(scheduled: MonoTime) {
+        loop.execute {
+            self.stats.update { $0.players += 1 }
+            self.perform(self.journey.start(scheduledStart: scheduled))
+            let limit = scheduled.adding(seconds: self.settings.readyTimeout)
+            _ = self.loop.scheduleTask(deadline: .uptimeNanoseconds(limit.nanoseconds)) {
+                guard ![.readySent, .ready, .finished].contains(self.journey.step) else { return }
+                self.stats.countError("ready_timeout")
+                self.perform(self.journey.fail(.timeout("not ready \(Int(self.settings.readyTimeout)) s after its start "
+                    + "(step \(self.journey.step))")))
+            }
+        }
+    }
+
+    /// Performs actions in order.
+    func perform(_ actions: [PhoneJourney.Action]) {
+        for action in actions { perform(action) }
+    }
+
+    private func perform(_ action: PhoneJourney.Action) {
+        switch action {
+        case .http(let call, let token):
+            let request = call.request
+            HTTPClient.send(request.method, request.path, json: request.json.isEmpty ? nil : request.json,
+                            token: token, to: server, from: settings.sourceAddress(phone: journey.identity.index),
+                            on: loop)
+                .whenComplete { result in
+                    switch result {
+                    case .success(let reply):
+                        self.perform(self.journey.httpReplied(status: reply.status, body: reply.body,
+                                                              retryAfter: reply.retryAfter, now: Self.now()))
+                    case .failure(let error):
+                        self.perform(self.journey.httpFailed("\(error)"))
+                    }
+                }
+        case .connect(let path):
+            socket = WebSocketClient.connect(to: server, path: path,
+                                             from: settings.sourceAddress(phone: journey.identity.index), on: loop,
+                                             delegate: self)
+        case .send(let message):
+            guard let text = try? MessageCodec.encodeJSON(message) else { return }
+            socket?.send(text: text)
+        case .startAudio:
+            startAudio()
+        case .pauseAudio:
+            audio.paused = true
+        case .resumeAudio:
+            audio.paused = false
+        case .sendFiller(let seconds):
+            startFiller(seconds: seconds)
+        case .schedule(let timer, let at):
+            timers[timer]?.cancel()
+            timers[timer] = loop.scheduleTask(deadline: .uptimeNanoseconds(at.nanoseconds)) {
+                self.timers[timer] = nil
+                self.perform(self.journey.timer(timer, now: Self.now()))
+            }
+        case .dropSocket:
+            socket?.delegate = nil
+            socket?.drop()
+            socket = nil
+        case .countError(let code):
+            stats.countError(code)
+        case .testResult(let result):
+            stats.update { $0.uploadMbps.append(result.uploadMbps) }
+            events?.phoneTested(session: session, result: result)
+        case .readySent(let joinToReady):
+            stats.update {
+                $0.readySent += 1
+                _ = $0.joinToReady.record(SimStats.micros(joinToReady))
+            }
+            scheduleChaos()
+        case .readyConfirmed:
+            stats.update { $0.ready += 1 }
+            events?.phoneReady(session: session)
+        case .reconnected:
+            stats.update { $0.reconnects += 1 }
+        case .bounce(let bounce):
+            heard(bounce)
+        case .finished(let error):
+            finished(error)
+        }
+    }
+
+    private func heard(_ bounce: Bounce) {
+        let arrival = Self.now()
+        detections.append(.init(time: bounce.streamTime, kind: bounce.kind.rawValue))
+        let latency = ring.latency(captureTime: UInt64(max(0, bounce.captureTime)), arrival: arrival)
+        latencies.append(latency.map { $0 * 1000 } ?? -1)
+        stats.update {
+            $0.bounces += 1
+            if let latency {
+                _ = $0.bounceLatency.record(SimStats.micros(latency))
+            } else {
+                $0.bouncesUnmapped += 1
+            }
+        }
+    }
+
+    private func finished(_ error: SimError?) {
+        for timer in timers.values { timer.cancel() }
+        timers = [:]
+        chaosTask?.cancel()
+        audio.task?.cancel()
+        audio.stopped = true
+        filler.end = nil
+        if let error {
+            stats.update { $0.failed += 1 }
+            Console.error("phone \(journey.identity.index): \(error)")
+            socket?.close()
+        }
+        if !reportedStop {
+            reportedStop = true
+            events?.phoneStreamedEnough(session: session)
+        }
+        events?.phoneFinished(session: session, error: error, wasReady: journey.confirmedReady)
+    }
+
+    /// Arms the next chaos drop (exponential gaps, mean 60/R s), down for 0.5–3 s.
+    private func scheduleChaos() {
+        guard settings.chaosDropsPerMinute > 0, chaosTask == nil else { return }
+        let mean = 60 / settings.chaosDropsPerMinute
+        let gap = -mean * log(Double.random(in: Double.ulpOfOne..<1))
+        chaosTask = loop.scheduleTask(in: .nanoseconds(Int64(gap * 1e9))) {
+            self.chaosTask = nil
+            guard !self.audio.stopped else { return }
+            self.perform(self.journey.chaosDrop(now: Self.now(), downFor: Double.random(in: 0.5...3)))
+            self.scheduleChaos()
+        }
+    }
+
+    /// This phone's bounce score (call on the loop, after the run).
+    func score(with scorer: BounceScorer) -> BounceScorer.Score {
+        scorer.score(detections, windows: windows.windows)
+    }
+
+    // MARK: WebSocketDelegate
+
+    func socketOpened(_ socket: WebSocketClient) {
+        guard socket === self.socket else { return }
+        perform(journey.socketOpened(now: Self.now()))
+    }
+
+    func socket(_ socket: WebSocketClient, received text: String) {
+        let now = Self.now()
+        guard socket === self.socket,
+              let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
+        else { return }
+        perform(journey.received(message, now: now))
+    }
+
+    func socketClosed(_ socket: WebSocketClient, code: UInt16?) {
+        guard socket === self.socket else { return }
+        self.socket = nil
+        perform(journey.socketClosed(code: code, now: Self.now()))
+    }
+
+    func socketWritable(_ socket: WebSocketClient) {
+        guard socket === self.socket else { return }
+        pumpFiller()
+    }
+}

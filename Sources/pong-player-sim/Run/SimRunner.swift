@@ -1,0 +1,127 @@
+import NIOCore
+import NIOPosix
+import Foundation
+import SessionHub
+
+/// Runs a load run: creates the sessions, starts the phones over the ramp, prints progress, waits for the end,
+/// scores bounces and returns the measurements.
+struct SimRunner {
+    /// The run's parameters.
+    struct Plan: Sendable {
+        var server: ServerAddress
+        var sessions: Int
+        var playersPerSession: Int
+        var track: AudioTrack
+        var labels: Labels?
+        var ramp: Double
+        var settings: PhoneSettings
+        var signUpEvery = 10
+        var progressEvery = 5.0
+        var runTag: String
+        /// Where to write every own bounce as CSV (`phone,what,time,end`: a bounce's stream time and latency in ms, or a sent window's start and end), or nil.
+        var dumpBounces: String?
+    }
+
+    let plan: Plan
+
+    /// Runs to the end; returns the stats (scores included).
+    func run() async throws(SimError) -> SimStats.Values {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        do {
+            let values = try await run(group: group)
+            try? await group.shutdownGracefully()
+            return values
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private func run(group: MultiThreadedEventLoopGroup) async throws(SimError) -> SimStats.Values {
+        let stats = SimStats()
+        let hosts = try await createHosts(group: group, stats: stats)
+        Console.error("created \(hosts.count) sessions: \(hosts.map(\.displayCode).joined(separator: " "))")
+        let coordinator = RunCoordinator(hosts: hosts, phonesPerSession: plan.playersPerSession, server: plan.server,
+                                         loop: group.next(), stats: stats)
+        let audio = StreamStartRequest.Audio(codec: .opus, sampleRate: AudioTrack.sampleRate,
+                                             channels: plan.track.channels, preSkip: plan.track.preSkip)
+        let total = plan.sessions * plan.playersPerSession
+        let t0 = PhoneDriver.now().adding(seconds: 0.1)
+        var phones: [PhoneDriver] = []
+        for index in 0..<total {
+            let session = index % plan.sessions  // sessions fill side by side during the ramp
+            let journey = PhoneJourney(
+                identity: PhoneIdentity.make(index: index, runTag: plan.runTag, signUpEvery: plan.signUpEvery),
+                typedCode: hosts[session].typedCode, audio: audio, mode: .play)
+            let phone = PhoneDriver(loop: group.next(), session: session, server: plan.server, track: plan.track,
+                                    stats: stats, settings: plan.settings, journey: journey, events: coordinator)
+            coordinator.register(phone, session: session)
+            let slot = t0.adding(seconds: total > 1 ? plan.ramp * Double(index) / Double(total) : 0)
+            _ = phone.loop.scheduleTask(deadline: .uptimeNanoseconds(slot.nanoseconds)) { phone.start(scheduled: slot) }
+            phones.append(phone)
+        }
+        let started = PhoneDriver.now()
+        let progress = Task { await Self.progress(stats: stats, every: plan.progressEvery, since: started) }
+        let limit = plan.ramp + plan.settings.readyTimeout + plan.settings.duration + 60
+        let timeout = group.next().scheduleTask(in: .nanoseconds(Int64(limit * 1e9))) {
+            Console.error("run did not finish within \(Int(limit)) s; reporting what was measured")
+            coordinator.done.succeed()
+        }
+        try? await coordinator.done.futureResult.get()
+        timeout.cancel()
+        progress.cancel()
+        if let labels = plan.labels {
+            let scorer = BounceScorer(labels: labels, loopSeconds: plan.track.loopSeconds)
+            for phone in phones {
+                let score = try? await phone.loop.submit { phone.score(with: scorer) }.get()
+                if let score { stats.update { $0.score = $0.score + score } }
+            }
+        }
+        if let path = plan.dumpBounces { await Self.dump(phones, to: path) }
+        for phone in phones { phone.loop.execute { phone.socket?.close() } }
+        return stats.snapshot
+    }
+
+    private func createHosts(group: MultiThreadedEventLoopGroup, stats: SimStats) async throws(SimError)
+        -> [HostSession]
+    {
+        var hosts: [HostSession] = []
+        for index in 0..<plan.sessions {
+            hosts.append(try await HostSession.create(index: index, server: plan.server, on: group.next(),
+                                                      stats: stats))
+        }
+        return hosts
+    }
+
+    /// Writes each phone's own bounces and sent windows as CSV rows (for looking into a score).
+    static func dump(_ phones: [PhoneDriver], to path: String) async {
+        var text = "phone,what,time,end,kind\n"
+        for (index, phone) in phones.enumerated() {
+            let rows = try? await phone.loop.submit {
+                zip(phone.detections, phone.latencies).map { "\(index),bounce,\($0.time),\($1),\($0.kind)" }
+                    + phone.windows.windows.map { "\(index),window,\($0.start),\($0.end)" }
+            }.get()
+            text += (rows ?? []).joined(separator: "\n") + "\n"
+        }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    }
+
+    /// A progress line on stderr every `every` seconds.
+    static func progress(stats: SimStats, every: Double, since start: MonoTime) async {
+        var lastPackets = 0
+        var lastTime = start
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(every))
+            if Task.isCancelled { return }
+            let values = stats.snapshot
+            let now = PhoneDriver.now()
+            let rate = Double(values.audioPackets - lastPackets) / max(0.001, now.seconds(since: lastTime))
+            lastPackets = values.audioPackets
+            lastTime = now
+            Console.error("[\(Int(now.seconds(since: start).rounded())) s] players \(values.players) "
+                + "readySent \(values.readySent) ready \(values.ready) failed \(values.failed) "
+                + "started \(values.sessionsStarted) audio \(Int(rate)) pkt/s bounces \(values.bounces) "
+                + "reconnects \(values.reconnects) errors \(values.errorTotal)")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Testing
+@testable import pong_player_sim
+
+@Suite("Report and run bookkeeping")
+struct ReportTests {
+    @Test("the JSON line has the documented keys in order, ms percentiles and null for what was not measured")
+    func jsonLine() {
+        var values = SimStats.Values()
+        values.players = 8
+        values.ready = 7
+        values.errors = ["too_many_attempts": 2, "close_4003": 1]
+        values.reconnects = 3
+        _ = values.joinToReady.record(2_500_000)
+        values.score = .init(truePositives: 3, falsePositives: 1, falseNegatives: 0)
+        let line = Report(values).jsonLine
+        #expect(line == #"{"players":8,"ready":7,"errors":3,"joinToReadyMs":{"p50":2500,"p99":2500},"#
+            + #""bounceLatencyMs":{"p50":null,"p99":null},"bounceF1":0.8571,"reconnects":3}"#)
+        let table = Report.table(values, wallSeconds: 30)
+        #expect(table.contains("too_many_attempts") && table.contains("close_4003"))
+    }
+
+    @Test("a host starts when every phone is ready or failed and at least two are ready; ends when all stopped")
+    func coordinatorDecisions() {
+        var counts = RunCoordinator.SessionCounts(phones: 3)
+        counts.ready = 2
+        #expect(RunCoordinator.decide(counts) == .none)
+        counts.failedEarly = 1
+        #expect(RunCoordinator.decide(counts) == .start)
+        counts.startRequested = true
+        counts.doneStreaming = 3
+        #expect(RunCoordinator.decide(counts) == .end)
+        counts.endRequested = true
+        counts.finished = 2
+        #expect(RunCoordinator.decide(counts) == .none)
+        counts.finished = 3
+        #expect(RunCoordinator.decide(counts) == .over)
+        var lonely = RunCoordinator.SessionCounts(phones: 1)
+        lonely.ready = 1
+        #expect(RunCoordinator.decide(lonely) == .none, "start needs two ready players")
+    }
+}
