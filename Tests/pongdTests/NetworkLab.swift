@@ -88,21 +88,37 @@ struct NetworkLab {
         }
     }
 
-    /// Starts `executable` inside a namespace (it keeps running until `tearDown` or its own end).
-    func launch(in namespace: String, _ executable: URL, _ arguments: [String], output: Pipe? = nil) throws -> Process {
+    /// Starts `executable` inside a namespace (it keeps running until stopped or its own end).
+    func launch(in namespace: String, _ executable: URL, _ arguments: [String], output: Pipe? = nil,
+                errors: FileHandle? = nil) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.requireTool("ip"))
         process.arguments = ["netns", "exec", namespace, executable.path] + arguments
         process.standardOutput = output ?? FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         return process
     }
 
+    /// Waits until something listens on TCP `port` in `namespace` (`ss` from iproute2), up to `seconds`.
+    func waitForListener(in namespace: String, port: Int, seconds: Double) throws {
+        let ip = try Self.requireTool("ip")
+        let ss = try Self.requireTool("ss")
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let listening = try Self.run(ip, ["netns", "exec", namespace, ss, "-ltnH", "sport = :\(port)"])
+            if listening.status == 0, !listening.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw LabError("nothing listens on port \(port) in \(namespace) after \(seconds) s")
+    }
+
     /// Stops the helpers and deletes both namespaces (their veth or TUN devices go with them).
     func tearDown() {
+        // SIGKILL: a child of Foundation's Process may not see SIGTERM, and linkemu.py needs no cleanup here (its
+        // TUN devices go when its descriptors close; the namespaces are deleted below).
         for helper in helpers where helper.isRunning {
-            helper.terminate()
+            kill(helper.processIdentifier, SIGKILL)
             helper.waitUntilExit()
         }
         guard let ip = Self.tool("ip") else { return }

@@ -26,21 +26,33 @@ struct ShapedLinkTests {
             "serve", "--host", lab.serverAddress, "--port", "18080", "--data-dir", data.path, "--log-level", "error",
         ])
         defer {
-            server.terminate()
+            kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
             try? FileManager.default.removeItem(at: data)
         }
+        try lab.waitForListener(in: lab.serverNamespace, port: 18080, seconds: 20)
         let output = Pipe()
+        let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-link-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        let errors = try FileHandle(forWritingTo: errorsFile)
+        defer {
+            try? errors.close()
+            try? FileManager.default.removeItem(at: errorsFile)
+        }
         let phone = try lab.launch(in: lab.phoneNamespace, try product("pong-player-sim"), [
-            "probe", "--server", "http://\(lab.serverAddress):18080", "--json",
-        ], output: output)
+            "probe", "--server", "http://\(lab.serverAddress):18080", "--timeout", "30", "--json",
+        ], output: output, errors: errors)
+        let watchdog = DispatchWorkItem { if phone.isRunning { kill(phone.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 45, execute: watchdog)
         let bytes = output.fileHandleForReading.readDataToEndOfFile()
         phone.waitUntilExit()
+        let complaint = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
+        watchdog.cancel()
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
         guard phone.terminationStatus == 0, let last = lines.last,
               let result = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
         else {
-            throw NetworkLab.LabError("pong-player-sim probe failed (\(phone.terminationStatus)): \(lines.suffix(3))")
+            throw NetworkLab.LabError("pong-player-sim probe failed (\(phone.terminationStatus)): \(complaint.suffix(300))")
         }
         return result
     }

@@ -17,13 +17,13 @@ extension ConnectionProbe {
         package var grace: Duration
         /// Fewer answered idle pings fail the test.
         package var minIdlePongs: Int
-        /// Fewer answered pings under load fail the test.
+        /// Fewer answered pings under load fail the test (0 by default: unanswered ones count with their wait).
         package var minLoadedPongs: Int
 
         package init(pingInterval: Duration = .milliseconds(80), idlePings: Int = 10,
                      idlePhaseLimit: Duration = .milliseconds(800), upload: Duration = .seconds(2),
                      rampUp: Duration = .milliseconds(400), grace: Duration = .milliseconds(200),
-                     minIdlePongs: Int = 5, minLoadedPongs: Int = 3) {
+                     minIdlePongs: Int = 5, minLoadedPongs: Int = 0) {
             self.pingInterval = max(pingInterval, .milliseconds(1))
             self.idlePings = max(1, idlePings)
             self.idlePhaseLimit = idlePhaseLimit
