@@ -49,14 +49,18 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["noise"] { p.onsetNoiseFactor = Float(v) }
                 if let v = overrides["share"] { p.onsetPeakShare = Float(v) }
                 if let v = overrides["gap"] { p.onsetGapSeconds = v }
+                if let v = overrides["reanchor"] { p.reanchorMargin = Float(v) }
+                if let v = overrides["racket"] { p.racketTrigger = v != 0 }
+                if let v = overrides["rmin"] { p.racketMinimumScale = Float(v) }
+                if let v = overrides["rdev"] { p.racketDeviations = Float(v) }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux in
-                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f\n", Double(onset) / rate, flux,
+                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f\n", Double(onset) / rate, flux,
                                             f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
-                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence)
+                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence)
                 }
             }
             try source.forEachChunk { chunk in
