@@ -37,6 +37,8 @@ struct DetectCommand: ParsableCommand {
             var classifier = ImpactClassifier()
             if let v = overrides["accept"] { classifier.acceptance = Float(v) }
             if let v = overrides["attack"] { classifier.minimumAttackDB = Float(v) }
+            if let v = overrides["afloor"] { classifier.attackFloorDB = Float(v) }
+            if let v = overrides["abelow"] { classifier.attackBelowTypicalDB = Float(v) }
             if let v = overrides["decay"] { classifier.maximumDecayDB = Float(v) }
             if let v = overrides["centroid"] { classifier.tableCentroidHz = Float(v) }
             if let v = overrides["high"] { classifier.maximumHighShare = Float(v) }

@@ -62,6 +62,14 @@ struct ImpactClassifierTests {
         #expect(classifier.resonanceProbability(louder) == base, "loudness alone never makes a ball")
     }
 
+    @Test("the attack gate follows the stream's typical ball, between its floor and its ceiling")
+    func attackGate() {
+        #expect(classifier.attackGate(typicalAttackDB: 30) == classifier.minimumAttackDB)
+        #expect(classifier.attackGate(typicalAttackDB: 0) == classifier.attackFloorDB)
+        let middle = classifier.attackGate(typicalAttackDB: classifier.attackBelowTypicalDB + 7)
+        #expect(middle == 7)
+    }
+
     @Test("confidence is in 0…1 and grows with the attack's clearance")
     func confidence() throws {
         var faint = ball

@@ -18,6 +18,12 @@ import Foundation
 public struct ImpactClassifier: Sendable, Equatable {
     /// An impact starts abruptly: its first 2.5 ms carry this much more energy than the 7 ms before (dB).
     public var minimumAttackDB: Float = 8
+    /// In a loud room the noise caps how far any ball's attack can clear it, so the gate follows the stream: a
+    /// candidate may stand `attackBelowTypicalDB` under the attack of the stream's recent balls (see
+    /// `ImpactDetector`), but the gate never drops below `attackFloorDB` nor rises above `minimumAttackDB`.
+    public var attackFloorDB: Float = 6
+    /// See `attackFloorDB`.
+    public var attackBelowTypicalDB: Float = 8
     /// Above this share of energy over 6.5 kHz the sound is a hi-hat or cymbal, not a ball.
     public var maximumHighShare: Float = 0.75
     /// Energy 6–8 ms after the onset must be this far below the first 5 ms' loudest millisecond (dB): balls ring
@@ -52,6 +58,11 @@ public struct ImpactClassifier: Sendable, Equatable {
         let score = Self.tonality(features.tonality) + Self.ringingContrast(features.ringingContrastDB)
             + Self.persistence(features.peakPersistence) + Self.coherence(features.lineCoherence) + Self.bias
         return 1 / (1 + exp(-score))
+    }
+
+    /// The attack gate for a stream whose recent balls cleared the room by `typicalAttackDB`.
+    public func attackGate(typicalAttackDB: Float) -> Float {
+        min(minimumAttackDB, max(attackFloorDB, typicalAttackDB - attackBelowTypicalDB))
     }
 
     /// Whether the sound is an abrupt, not-too-bright, non-growing onset.

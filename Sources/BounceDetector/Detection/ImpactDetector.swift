@@ -39,6 +39,9 @@ public final class ImpactDetector {
     /// RMS it was judged against.
     private var pending: (onset: Int64, flux: Float, peak: Float, noise: Float)?
     private var refractoryUntil: Int64 = 0
+    /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
+    /// Starts where a quiet room puts it, so the gate starts at `minimumAttackDB`.
+    private var typicalAttackDB: Float = 24
     /// The background stays frozen until here (an impact and its first reflections are sounding).
     private var quietUntil: Int64 = 0
 
@@ -211,7 +214,11 @@ public final class ImpactDetector {
     private func decide(_ candidate: (onset: Int64, flux: Float, peak: Float, noise: Float), onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux)
-        guard let (kind, confidence) = classifier.classify(features) else { return }
+        var gated = classifier
+        gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
+        guard let (kind, confidence) = gated.classify(features) else { return }
+        // Each ball teaches the typical attack (clamped so one loud or faint ball moves it by at most 1 dB).
+        typicalAttackDB += 0.1 * min(10, max(-10, features.attackDB - typicalAttackDB))
         onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                         kind: kind, confidence: confidence))
     }
