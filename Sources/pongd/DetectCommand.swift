@@ -47,6 +47,8 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["lag"] { p.fluxLag = Int(v) }
                 if let v = overrides["flux"] { p.minimumFlux = Float(v) }
                 if let v = overrides["dev"] { p.deviations = Float(v) }
+                if let v = overrides["fshare"] { p.fluxShareOfTypical = Float(v) }
+                if let v = overrides["flow"] { p.lowestFlux = Float(v) }
                 if let v = overrides["bg"] { p.backgroundSeconds = v }
                 if let v = overrides["noise"] { p.onsetNoiseFactor = Float(v) }
                 if let v = overrides["share"] { p.onsetPeakShare = Float(v) }

@@ -31,6 +31,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Multiples of the racket-band flux's running deviation above its mean that trigger: a sum over fewer bins
     /// is a heavier-tailed variable than the whole band's, so the same false-alarm rate needs more deviations.
     public var racketDeviations: Float = 10
+    /// In a loud room every ball's flux is smaller (its bins rise from a higher floor), so the floor follows the
+    /// stream: it may fall to this share of the flux of the stream's recent balls, but not below `lowestFlux`.
+    public var fluxShareOfTypical: Float = 0.5
+    /// See `fluxShareOfTypical`: about seven bins rising 10 dB at once.
+    public var lowestFlux: Float = 16
     /// Multiples of the flux's running deviation above its running mean that trigger.
     public var deviations: Float = 6
     /// Time constant of the per-bin background and of the flux statistics.

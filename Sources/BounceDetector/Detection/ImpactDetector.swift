@@ -25,7 +25,7 @@ public final class ImpactDetector {
     private var flux: SpectralFlux
     private var statistics = FluxStatistics()
     private var racketStatistics = FluxStatistics()
-    /// The racket band's share of the onset band's bins: its trigger floor is `minimumFlux` scaled by it.
+    /// The racket band's share of the onset band's bins: its trigger floor is the whole band's floor scaled by it.
     private let racketShare: Float
     private let extractor: FeatureExtractor
     private let adaptRate: Float
@@ -42,6 +42,8 @@ public final class ImpactDetector {
     /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
     /// Starts where a quiet room puts it, so the gate starts at `minimumAttackDB`.
     private var typicalAttackDB: Float = 24
+    /// Running mean of the trigger flux of the balls this stream has reported (starts where a quiet room puts it).
+    private var typicalFlux: Float = 100
     /// The background stays frozen until here (an impact and its first reflections are sounding).
     private var quietUntil: Int64 = 0
 
@@ -142,14 +144,15 @@ public final class ImpactDetector {
         fft.forward()
         let adapting = written >= quietUntil
         let strength = flux.update(fft, adapt: adapting ? adaptRate : 0)
-        let threshold = statistics.threshold(deviations: parameters.deviations, minimum: parameters.minimumFlux)
+        let floor = min(parameters.minimumFlux, max(parameters.lowestFlux, parameters.fluxShareOfTypical * typicalFlux))
+        let threshold = statistics.threshold(deviations: parameters.deviations, minimum: floor)
         // The racket band alone: a racket hit's energy lies in 1–4 kHz, where babble lives. Summed over the whole
         // onset band, the babble's random rises in the other bins swamp it; over its own band, against that band's
         // own statistics, it stands out (the matched band of a matched filter).
         let racket = flux.racketFlux
         let racketThreshold = racketStatistics.threshold(
             deviations: parameters.racketDeviations,
-            minimum: parameters.minimumFlux * racketShare * parameters.racketMinimumScale)
+            minimum: floor * racketShare * parameters.racketMinimumScale)
         if adapting {
             let rate = max(adaptRate, 1 / Float(max(hopsSeen, 1)))
             statistics.add(strength, rate: rate)
@@ -219,6 +222,7 @@ public final class ImpactDetector {
         guard let (kind, confidence) = gated.classify(features) else { return }
         // Each ball teaches the typical attack (clamped so one loud or faint ball moves it by at most 1 dB).
         typicalAttackDB += 0.1 * min(10, max(-10, features.attackDB - typicalAttackDB))
+        typicalFlux += 0.1 * (min(2 * typicalFlux, max(0.5 * typicalFlux, candidate.flux)) - typicalFlux)
         onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                         kind: kind, confidence: confidence))
     }
