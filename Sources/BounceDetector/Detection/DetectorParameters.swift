@@ -28,6 +28,8 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Racket-band trigger floor, as a multiple of `minimumFlux` scaled by the band's share of bins: twice the
     /// per-bin rise the whole band needs (about a third of the racket band's bins rising 10 dB at once).
     public var racketMinimumScale: Float = 2
+    /// Resonance probability a candidate that only the racket band saw must reach.
+    public var racketAcceptance: Float = 0.8
     /// Multiples of the racket-band flux's running deviation above its mean that trigger: a sum over fewer bins
     /// is a heavier-tailed variable than the whole band's, so the same false-alarm rate needs more deviations.
     public var racketDeviations: Float = 10

@@ -37,7 +37,19 @@ public final class ImpactDetector {
     private var hopsSeen = 0
     /// A refined onset waiting for its decision, with its trigger flux, its edge's peak magnitude and the noise
     /// RMS it was judged against.
-    private var pending: (onset: Int64, flux: Float, peak: Float, noise: Float)?
+    private var pending: Candidate?
+
+    /// A refined onset waiting for its decision.
+    private struct Candidate {
+        var onset: Int64
+        /// The whole band's flux at the trigger.
+        var flux: Float
+        /// The edge's peak magnitude and the noise RMS it was judged against (for re-anchoring).
+        var peak: Float
+        var noise: Float
+        /// Only the racket band triggered: weaker evidence of an impact, so it must ring more clearly.
+        var racketOnly: Bool
+    }
     private var refractoryUntil: Int64 = 0
     /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
     /// Starts where a quiet room puts it, so the gate starts at `minimumAttackDB`.
@@ -162,7 +174,7 @@ public final class ImpactDetector {
 
         if pending == nil, written >= refractoryUntil,
            strength > threshold || (parameters.racketTrigger && racket > racketThreshold) {
-            trigger(strength: strength)
+            trigger(strength: strength, racketOnly: strength <= threshold)
         } else if let candidate = pending {
             reanchor(candidate)
         }
@@ -179,16 +191,17 @@ public final class ImpactDetector {
             maximumExtension: parameters.samples(parameters.onsetExtensionSeconds))
     }
 
-    private func trigger(strength: Float) {
+    private func trigger(strength: Float, racketOnly: Bool) {
         let searchEnd = written
         let searchStart = written - Int64(parameters.fftSize + parameters.hop)
         guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
                                            settings: refinerSettings)
         else { return }
-        commit((edge.onset, strength, edge.peak, edge.noiseRMS))
+        commit(Candidate(onset: edge.onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
+                         racketOnly: racketOnly))
     }
 
-    private func commit(_ candidate: (onset: Int64, flux: Float, peak: Float, noise: Float)) {
+    private func commit(_ candidate: Candidate) {
         pending = candidate
         refractoryUntil = candidate.onset + Int64(parameters.samples(parameters.refractorySeconds))
         quietUntil = candidate.onset + Int64(parameters.samples(0.04))
@@ -200,7 +213,7 @@ public final class ImpactDetector {
     /// what the refiner would have chosen had its search region reached this far: everything so far lies below
     /// that edge's onset level. The candidate then moves to the new edge (judged against the noise before the old
     /// one), and its decision waits the full delay after the new onset, so the report still comes within 10 ms of it.
-    private func reanchor(_ candidate: (onset: Int64, flux: Float, peak: Float, noise: Float)) {
+    private func reanchor(_ candidate: Candidate) {
         let hop = Int64(parameters.hop)
         let samples = highPassed.span(from: written - hop)
         var loudest: Float = 0
@@ -211,14 +224,16 @@ public final class ImpactDetector {
                                            settings: refinerSettings, noiseRMS: candidate.noise),
               edge.onset > candidate.onset
         else { return }
-        commit((edge.onset, candidate.flux, edge.peak, candidate.noise))
+        commit(Candidate(onset: edge.onset, flux: candidate.flux, peak: edge.peak, noise: candidate.noise,
+                         racketOnly: candidate.racketOnly))
     }
 
-    private func decide(_ candidate: (onset: Int64, flux: Float, peak: Float, noise: Float), onImpact: (Impact) -> Void) {
+    private func decide(_ candidate: Candidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux)
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
+        if candidate.racketOnly { gated.acceptance = max(gated.acceptance, parameters.racketAcceptance) }
         guard let (kind, confidence) = gated.classify(features) else { return }
         // Each ball teaches the typical attack (clamped so one loud or faint ball moves it by at most 1 dB).
         typicalAttackDB += 0.1 * min(10, max(-10, features.attackDB - typicalAttackDB))
