@@ -62,10 +62,12 @@ struct FeatureExtractor {
         -> ImpactFeatures
     {
         let n = Int64(parameters.fftSize)
-        // The attack frame centres its weight just after the onset; the late frame (+2.7 … +8 ms) hears what still
-        // rings once the impact's noise burst has faded.
+        // The attack frame centres its weight just after the onset; the late frame (+2.7 … +8 ms at 48 kHz) hears
+        // what still rings once the impact's noise burst has faded. It ends at the decision point, the newest sample
+        // there is at any rate (at 44.1 kHz a frame and a half is longer than the decision delay).
+        let decision = onset + Int64(parameters.decisionDelay)
         let attack = spectrum(from: onset - n / 4, raw: raw, fft: fft, flux: flux)
-        let ringing = spectrum(from: onset + n / 2, raw: raw, fft: fft, flux: flux)
+        let ringing = spectrum(from: decision - n, raw: raw, fft: fft, flux: flux)
 
         // Levels in the high-passed signal. The floor is taken 10…3 ms before the onset, clear of codec pre-echo.
         let floor = Self.energy(highPassed, from: onset - Int64(parameters.samples(0.010)), count: parameters.samples(0.007))
@@ -77,7 +79,7 @@ struct FeatureExtractor {
             loudest = max(loudest, Self.energy(highPassed, from: onset + Int64(step * block / 2), count: block))
         }
         let tiny: Float = 1e-20
-        let coherence = lineCoherence(of: attack.peaks, onset: onset, raw: raw, fft: fft)
+        let coherence = lineCoherence(of: attack.peaks, end: decision, raw: raw, fft: fft)
         return ImpactFeatures(
             snrDB: 10 * log10(max(attack.excess, tiny) / max(attack.background, tiny)),
             centroidHz: attack.centroidHz,
@@ -92,16 +94,17 @@ struct FeatureExtractor {
             lineCoherence: coherence)
     }
 
-    /// See `ImpactFeatures.lineCoherence`. Frames at the onset, a hop and two hops later: the last ends
-    /// `decisionDelay` (1.5 frames) after the onset, so all three are in the ring at decision time.
-    private func lineCoherence(of peaks: TopPeaks, onset: Int64, raw: SampleRing, fft: RealFFT) -> Float {
+    /// See `ImpactFeatures.lineCoherence`. Three frames a hop apart, the last ending at `end` (the decision point):
+    /// at 48 kHz the first starts exactly at the onset (decisionDelay = 1.5 frames = a frame and two hops).
+    private func lineCoherence(of peaks: TopPeaks, end: Int64, raw: SampleRing, fft: RealFFT) -> Float {
         let n = parameters.fftSize
         let hop = Int64(parameters.hop)
+        let first = end - Int64(n) - 2 * hop
         // (re, im) of each peak bin in the three frames, kept in fixed-size tuples (no allocation).
         var bins: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) =
             (.zero, .zero, .zero, .zero, .zero, .zero)
         for step in 0..<3 {
-            let frame = raw.span(from: onset + Int64(step) * hop)
+            let frame = raw.span(from: first + Int64(step) * hop)
             for i in 0..<n { fft.input[i] = frame[i] * window[i] }
             fft.forward()
             var re = SIMD4<Float>.zero, im = SIMD4<Float>.zero
