@@ -18,7 +18,7 @@ import numpy as np
 
 RESONANCE = [  # name, clip range. The onset frame's peak contrast is left out: next to the late frame's it is
     # redundant (it fitted with a small negative weight).
-    ("tonality", (0, 1)), ("ring_contrast_db", (-10, 20)), ("persistence", (0, 1)),
+    ("tonality", (0, 1)), ("ring_contrast_db", (-10, 20)), ("persistence", (0, 1)), ("coherence", (0, 1)),
 ]
 MIN_ATTACK_DB, MAX_HIGH_SHARE, MAX_DECAY_DB, CLEAN_ATTACK_DB = 8.0, 0.75, -1.0, 10.0
 
@@ -69,7 +69,7 @@ def main():
         w -= np.linalg.solve(H, Z.T @ (p - y) + 1.0 * w)
     print(f"clean candidates {len(y)}, balls {int(y.sum())}")
     names = {"tonality": "tonality", "contrast_db": "contrast", "ring_contrast_db": "ringingContrast",
-             "persistence": "persistence"}
+             "persistence": "persistence", "coherence": "coherence"}
     for (n, (lo, hi)), m_, s_, w_ in zip(RESONANCE, mu, sd, w):
         print(f"    static let {names[n]} = Term(mean: {m_:.4f}, scale: {s_:.4f}, weight: {w_:.4f}, low: {lo}, high: {hi})")
     print(f"    static let bias: Float = {w[-1]:.4f}")

@@ -37,6 +37,8 @@ struct DetectCommand: ParsableCommand {
             var classifier = ImpactClassifier()
             if let v = overrides["accept"] { classifier.acceptance = Float(v) }
             if let v = overrides["attack"] { classifier.minimumAttackDB = Float(v) }
+            if let v = overrides["afloor"] { classifier.attackFloorDB = Float(v) }
+            if let v = overrides["abelow"] { classifier.attackBelowTypicalDB = Float(v) }
             if let v = overrides["decay"] { classifier.maximumDecayDB = Float(v) }
             if let v = overrides["centroid"] { classifier.tableCentroidHz = Float(v) }
             if let v = overrides["high"] { classifier.maximumHighShare = Float(v) }
@@ -45,18 +47,25 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["lag"] { p.fluxLag = Int(v) }
                 if let v = overrides["flux"] { p.minimumFlux = Float(v) }
                 if let v = overrides["dev"] { p.deviations = Float(v) }
+                if let v = overrides["fshare"] { p.fluxShareOfTypical = Float(v) }
+                if let v = overrides["flow"] { p.lowestFlux = Float(v) }
                 if let v = overrides["bg"] { p.backgroundSeconds = v }
                 if let v = overrides["noise"] { p.onsetNoiseFactor = Float(v) }
                 if let v = overrides["share"] { p.onsetPeakShare = Float(v) }
                 if let v = overrides["gap"] { p.onsetGapSeconds = v }
+                if let v = overrides["reanchor"] { p.reanchorMargin = Float(v) }
+                if let v = overrides["racket"] { p.racketTrigger = v != 0 }
+                if let v = overrides["rmin"] { p.racketMinimumScale = Float(v) }
+                if let v = overrides["rdev"] { p.racketDeviations = Float(v) }
+                if let v = overrides["raccept"] { p.racketAcceptance = Float(v) }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux in
-                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f\n", Double(onset) / rate, flux,
+                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f\n", Double(onset) / rate, flux,
                                             f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
-                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence)
+                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence)
                 }
             }
             try source.forEachChunk { chunk in

@@ -7,7 +7,7 @@ struct ImpactClassifierTests {
     private let classifier = ImpactClassifier()
     private let ball = ImpactFeatures(snrDB: 20, centroidHz: 3800, tonality: 0.85, highShare: 0.1, decayDB: -12,
                                       attackDB: 15, peakContrastDB: 10, ringingTonality: 0.8, ringingContrastDB: 8,
-                                      peakPersistence: 0.95)
+                                      peakPersistence: 0.95, lineCoherence: 0.85)
 
     @Test("a bright, tonal, abrupt sound is a table bounce; a dull one a racket hit; in between, unknown")
     func kinds() {
@@ -23,7 +23,8 @@ struct ImpactClassifierTests {
     @Test("a clap-like sound (noisy, broad peaks) is rejected however abrupt and loud it is")
     func clapRejected() {
         let clap = ImpactFeatures(snrDB: 30, centroidHz: 2500, tonality: 0.55, highShare: 0.1, decayDB: -6,
-                                  attackDB: 35, peakContrastDB: 1, ringingContrastDB: 1, peakPersistence: 0.5)
+                                  attackDB: 35, peakContrastDB: 1, ringingContrastDB: 1, peakPersistence: 0.5,
+                                  lineCoherence: 0.35)
         #expect(classifier.isImpulsive(clap))
         #expect(classifier.resonanceProbability(clap) < classifier.acceptance)
         #expect(classifier.classify(clap) == nil)
@@ -42,7 +43,7 @@ struct ImpactClassifierTests {
         #expect(classifier.classify(sustained) == nil)
     }
 
-    @Test("more tonal, longer-ringing and steadier peaks all raise the resonance probability")
+    @Test("more tonal, longer-ringing, steadier and more coherent peaks all raise the resonance probability")
     func monotonic() {
         let base = classifier.resonanceProbability(ball)
         var moreTonal = ball
@@ -51,12 +52,22 @@ struct ImpactClassifierTests {
         steadier.peakPersistence = 1
         var ringing = ball
         ringing.ringingContrastDB += 3
+        var coherent = ball
+        coherent.lineCoherence = 0.95
         var louder = ball
         louder.snrDB += 20
-        for better in [moreTonal, steadier, ringing] {
+        for better in [moreTonal, steadier, ringing, coherent] {
             #expect(classifier.resonanceProbability(better) > base)
         }
         #expect(classifier.resonanceProbability(louder) == base, "loudness alone never makes a ball")
+    }
+
+    @Test("the attack gate follows the stream's typical ball, between its floor and its ceiling")
+    func attackGate() {
+        #expect(classifier.attackGate(typicalAttackDB: 30) == classifier.minimumAttackDB)
+        #expect(classifier.attackGate(typicalAttackDB: 0) == classifier.attackFloorDB)
+        let middle = classifier.attackGate(typicalAttackDB: classifier.attackBelowTypicalDB + 7)
+        #expect(middle == 7)
     }
 
     @Test("confidence is in 0…1 and grows with the attack's clearance")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BounceDetector
 
@@ -54,6 +55,62 @@ struct ImpactDetectorTests {
     func clapRejected() throws {
         let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, ImpactSignals.clap(rate: 48000))])
         #expect(try detect(scene).isEmpty)
+    }
+
+    @Test("ringing modes are coherent lines from hop to hop; a noise burst is not")
+    func lineCoherence() throws {
+        func coherence(of sound: [Float]) throws -> Float {
+            let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1))
+            var values: [Float] = []
+            detector.candidateObserver = { _, features, _ in values.append(features.lineCoherence) }
+            let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, sound)])
+            scene.withUnsafeBufferPointer { detector.process($0) { _ in } }
+            return try #require(values.first)
+        }
+        let ball = try coherence(of: ImpactSignals.impact(table: true, rate: 48000))
+        let clap = try coherence(of: ImpactSignals.clap(rate: 48000))
+        #expect(ball > 0.9, "ball \(ball)")
+        #expect(clap < 0.6, "clap \(clap)")
+    }
+
+    @Test("at 44.1 kHz the features read no sample newer than the decision point (none left over from a ring ago)")
+    func featuresAt44k() throws {
+        func features(withOldSound: Bool) throws -> ImpactFeatures {
+            let rate = 44100
+            let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1))
+            var seen: [ImpactFeatures] = []
+            detector.candidateObserver = { onset, features, _ in if onset > 20000 { seen.append(features) } }
+            let onset = 22046  // its decision point (onset + 352) falls 2 samples before a hop end: 30 samples short of 1.5 frames
+            var events: [(Double, [Float])] = [(Double(onset) / Double(rate), ImpactSignals.impact(table: true, rate: rate))]
+            if withOldSound {
+                // A loud tone that ends well before the impact, placed where the ring's stale slots would be read
+                // (one ring capacity before the samples just after the decision point).
+                let capacity = 4096
+                let start = onset - capacity + detector.parameters.decisionDelay
+                let tone = (0..<64).map { Float(0.5 * sin(Double($0) * 0.7)) }
+                events.append((Double(start) / Double(rate), tone))
+            }
+            let scene = ImpactSignals.scene(seconds: 1, rate: rate, events: events)
+            scene.withUnsafeBufferPointer { detector.process($0) { _ in } }
+            return try #require(seen.first)
+        }
+        let clean = try features(withOldSound: false)
+        let disturbed = try features(withOldSound: true)
+        #expect(abs(clean.lineCoherence - disturbed.lineCoherence) < 0.02)
+        #expect(abs(clean.ringingContrastDB - disturbed.ringingContrastDB) < 0.5)
+    }
+
+    @Test("codec pre-echo that trips the trigger ahead of the impact does not move the onset")
+    func preEcho() throws {
+        // Noise ~14 dB under the impact, filling the 5 ms before it, as a transform codec smears it.
+        var noise = TestNoise(seed: 3)
+        let preEcho = (0..<240).map { i in 0.06 * Float(i) / 240 * noise.next() }
+        let ball = ImpactSignals.impact(table: true, rate: 48000)
+        let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.495, preEcho), (0.5, ball)])
+        let impacts = try detect(scene)
+        #expect(impacts.count == 1)
+        let frame = try #require(impacts.first).frame
+        #expect(abs(frame - 24000) <= 24, "onset at frame \(frame), expected 24000")
     }
 
     @Test("silence and steady noise give nothing")

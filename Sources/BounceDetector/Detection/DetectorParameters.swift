@@ -10,6 +10,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// First and last FFT bins of the onset band, 700 Hz – 10 kHz: ball and racket modes live there,
     /// footsteps, kick drums and most voice energy below it.
     public let bandBins: ClosedRange<Int>
+    /// FFT bins of the racket band, 1–4 kHz: a racket hit's rubber-damped modes sit there, where speech babble
+    /// also lives. Its own flux, with its own running statistics, is a second trigger (see `ImpactDetector`).
+    public let racketBins: ClosedRange<Int>
     /// Bins from 400 Hz up, used by the classifier (it needs the racket's low thud).
     public let classifierBins: ClosedRange<Int>
 
@@ -20,6 +23,21 @@ public struct DetectorParameters: Sendable, Equatable {
     public var gateNats: Float = 1.4
     /// Smallest flux (summed nats) that can trigger: about ten bins rising 10 dB over their floor at once.
     public var minimumFlux: Float = 22
+    /// Whether the racket-band flux may trigger on its own (see `ImpactDetector`).
+    public var racketTrigger = false
+    /// Racket-band trigger floor, as a multiple of `minimumFlux` scaled by the band's share of bins: twice the
+    /// per-bin rise the whole band needs (about a third of the racket band's bins rising 10 dB at once).
+    public var racketMinimumScale: Float = 2
+    /// Resonance probability a candidate that only the racket band saw must reach.
+    public var racketAcceptance: Float = 0.8
+    /// Multiples of the racket-band flux's running deviation above its mean that trigger: a sum over fewer bins
+    /// is a heavier-tailed variable than the whole band's, so the same false-alarm rate needs more deviations.
+    public var racketDeviations: Float = 10
+    /// In a loud room every ball's flux is smaller (its bins rise from a higher floor), so the floor follows the
+    /// stream: it may fall to this share of the flux of the stream's recent balls, but not below `lowestFlux`.
+    public var fluxShareOfTypical: Float = 0.5
+    /// See `fluxShareOfTypical`: about seven bins rising 10 dB at once.
+    public var lowestFlux: Float = 16
     /// Multiples of the flux's running deviation above its running mean that trigger.
     public var deviations: Float = 6
     /// Time constant of the per-bin background and of the flux statistics.
@@ -36,6 +54,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var onsetPeakShare: Float = 0.4
     /// The rising edge ends (walking back) after this long below the onset level: half a period at 800 Hz.
     public var onsetGapSeconds: Double = 0.0006
+    /// A waiting candidate moves to a later edge whose peak exceeds its own by this factor beyond 1 / `onsetPeakShare`
+    /// (1 = exactly the refiner's own rule: the earlier sound lies wholly under the later edge's onset level).
+    public var reanchorMargin: Float = 1
     /// From the main edge the onset may move back this far over the impact's quieter first samples.
     public var onsetExtensionSeconds: Double = 0.0006
     /// Decision delay after the refined onset: the onset frame plus the decay window fit in it, and the
@@ -52,6 +73,8 @@ public struct DetectorParameters: Sendable, Equatable {
         let binHz = Double(sampleRate) / Double(size)
         let top = min(10_000, 0.45 * Double(sampleRate))
         bandBins = max(1, Int((700 / binHz).rounded(.up)))...max(2, Int(top / binHz))
+        let racketTop = min(4000, 0.45 * Double(sampleRate))
+        racketBins = max(bandBins.lowerBound, Int((1000 / binHz).rounded(.up)))...max(bandBins.lowerBound + 1, min(bandBins.upperBound, Int(racketTop / binHz)))
         classifierBins = max(1, Int((400 / binHz).rounded(.up)))...bandBins.upperBound
         decisionDelay = Int(0.008 * Double(sampleRate))
     }

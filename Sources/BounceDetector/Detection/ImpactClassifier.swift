@@ -8,15 +8,22 @@ import Foundation
 ///    from its loudest moment (else a voice or squeak).
 /// 2. Is it a ball rather than another transient (a clap, a footstep, a dropped object)? A struck celluloid shell
 ///    rings at a few narrow resonances that stay put while it rings; claps and shuffles are bands of noise whose
-///    peaks land anywhere. A three-term logistic score over tonality, the peak contrast 2.7–8 ms after the onset,
-///    and the persistence of the onset's peaks into that late frame answers it. Its weights were fitted by
+///    peaks land anywhere. A four-term logistic score over tonality, the peak contrast 2.7–8 ms after the onset,
+///    the persistence of the onset's peaks into that late frame, and their line coherence (does each peak's
+///    complex value evolve from hop to hop as one free damped mode would?) answers it. Its weights were fitted by
 ///    `Benchmarks/Scripts/fit_classifier.py` on clean (attack ≥ 10 dB) candidates of tuning recordings only
-///    (gen_corpus seeds 2 and 4, never the test seeds 1 and 3); all three push towards "ball", as physics says.
+///    (gen_corpus seeds 2 and 4, never the test seeds 1 and 3); all four push towards "ball", as physics says.
 /// How loud a sound is never makes it a ball. The kind comes from the excess spectrum's centroid. Pure and
 /// allocation-free.
 public struct ImpactClassifier: Sendable, Equatable {
     /// An impact starts abruptly: its first 2.5 ms carry this much more energy than the 7 ms before (dB).
     public var minimumAttackDB: Float = 8
+    /// In a loud room the noise caps how far any ball's attack can clear it, so the gate follows the stream: a
+    /// candidate may stand `attackBelowTypicalDB` under the attack of the stream's recent balls (see
+    /// `ImpactDetector`), but the gate never drops below `attackFloorDB` nor rises above `minimumAttackDB`.
+    public var attackFloorDB: Float = 6
+    /// See `attackFloorDB`.
+    public var attackBelowTypicalDB: Float = 8
     /// Above this share of energy over 6.5 kHz the sound is a hi-hat or cymbal, not a ball.
     public var maximumHighShare: Float = 0.75
     /// Energy 6–8 ms after the onset must be this far below the first 5 ms' loudest millisecond (dB): balls ring
@@ -38,18 +45,24 @@ public struct ImpactClassifier: Sendable, Equatable {
     }
 
     // Fitted on tuning candidates (see the type's comment); clip ranges as in fit_classifier.py.
-    static let tonality = Term(mean: 0.8599, scale: 0.0860, weight: 0.8569, low: 0, high: 1)
-    static let ringingContrast = Term(mean: 7.7526, scale: 4.5668, weight: 0.7319, low: -10, high: 20)
-    static let persistence = Term(mean: 0.8758, scale: 0.1722, weight: 0.6174, low: 0, high: 1)
-    static let bias: Float = 3.1309
+    static let tonality = Term(mean: 0.8658, scale: 0.0779, weight: 0.8758, low: 0, high: 1)
+    static let ringingContrast = Term(mean: 7.8278, scale: 4.5760, weight: 0.4519, low: -10, high: 20)
+    static let persistence = Term(mean: 0.8828, scale: 0.1660, weight: 0.4718, low: 0, high: 1)
+    static let coherence = Term(mean: 0.7553, scale: 0.1386, weight: 0.7895, low: 0, high: 1)
+    static let bias: Float = 3.5988
 
     public init() {}
 
     /// The probability (0…1) that an impulsive sound with these features is a ringing ball rather than noise.
     public func resonanceProbability(_ features: ImpactFeatures) -> Float {
         let score = Self.tonality(features.tonality) + Self.ringingContrast(features.ringingContrastDB)
-            + Self.persistence(features.peakPersistence) + Self.bias
+            + Self.persistence(features.peakPersistence) + Self.coherence(features.lineCoherence) + Self.bias
         return 1 / (1 + exp(-score))
+    }
+
+    /// The attack gate for a stream whose recent balls cleared the room by `typicalAttackDB`.
+    public func attackGate(typicalAttackDB: Float) -> Float {
+        min(minimumAttackDB, max(attackFloorDB, typicalAttackDB - attackBelowTypicalDB))
     }
 
     /// Whether the sound is an abrupt, not-too-bright, non-growing onset.

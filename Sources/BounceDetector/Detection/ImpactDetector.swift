@@ -24,6 +24,9 @@ public final class ImpactDetector {
     private var highPass: (Biquad, Biquad)
     private var flux: SpectralFlux
     private var statistics = FluxStatistics()
+    private var racketStatistics = FluxStatistics()
+    /// The racket band's share of the onset band's bins: its trigger floor is the whole band's floor scaled by it.
+    private let racketShare: Float
     private let extractor: FeatureExtractor
     private let adaptRate: Float
     private let inverseChannels: Float
@@ -32,9 +35,27 @@ public final class ImpactDetector {
     private var written: Int64 = 0
     private var hopPhase = 0
     private var hopsSeen = 0
-    /// A refined onset waiting for its decision, with its trigger flux.
-    private var pending: (onset: Int64, flux: Float)?
+    /// A refined onset waiting for its decision, with its trigger flux, its edge's peak magnitude and the noise
+    /// RMS it was judged against.
+    private var pending: Candidate?
+
+    /// A refined onset waiting for its decision.
+    private struct Candidate {
+        var onset: Int64
+        /// The whole band's flux at the trigger.
+        var flux: Float
+        /// The edge's peak magnitude and the noise RMS it was judged against (for re-anchoring).
+        var peak: Float
+        var noise: Float
+        /// Only the racket band triggered: weaker evidence of an impact, so it must ring more clearly.
+        var racketOnly: Bool
+    }
     private var refractoryUntil: Int64 = 0
+    /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
+    /// Starts where a quiet room puts it, so the gate starts at `minimumAttackDB`.
+    private var typicalAttackDB: Float = 24
+    /// Running mean of the trigger flux of the balls this stream has reported (starts where a quiet room puts it).
+    private var typicalFlux: Float = 100
     /// The background stays frozen until here (an impact and its first reflections are sounding).
     private var quietUntil: Int64 = 0
 
@@ -66,12 +87,14 @@ public final class ImpactDetector {
         highPassed = SampleRing(minimumCapacity: history)
         highPass = (.highPass(cutoff: 700, sampleRate: format.sampleRate),
                     .highPass(cutoff: 700, sampleRate: format.sampleRate))
-        flux = SpectralFlux(bins: parameters.classifierBins, band: parameters.bandBins, gate: parameters.gateNats,
+        flux = SpectralFlux(bins: parameters.classifierBins, band: parameters.bandBins,
+                            racketBand: parameters.racketBins, gate: parameters.gateNats,
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
                             lag: parameters.fluxLag)
         extractor = FeatureExtractor(parameters: parameters, window: window)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
+        racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
     }
 
     deinit {
@@ -133,12 +156,27 @@ public final class ImpactDetector {
         fft.forward()
         let adapting = written >= quietUntil
         let strength = flux.update(fft, adapt: adapting ? adaptRate : 0)
-        let threshold = statistics.threshold(deviations: parameters.deviations, minimum: parameters.minimumFlux)
-        if adapting { statistics.add(strength, rate: max(adaptRate, 1 / Float(max(hopsSeen, 1)))) }
+        let floor = min(parameters.minimumFlux, max(parameters.lowestFlux, parameters.fluxShareOfTypical * typicalFlux))
+        let threshold = statistics.threshold(deviations: parameters.deviations, minimum: floor)
+        // The racket band alone: a racket hit's energy lies in 1–4 kHz, where babble lives. Summed over the whole
+        // onset band, the babble's random rises in the other bins swamp it; over its own band, against that band's
+        // own statistics, it stands out (the matched band of a matched filter).
+        let racket = flux.racketFlux
+        let racketThreshold = racketStatistics.threshold(
+            deviations: parameters.racketDeviations,
+            minimum: floor * racketShare * parameters.racketMinimumScale)
+        if adapting {
+            let rate = max(adaptRate, 1 / Float(max(hopsSeen, 1)))
+            statistics.add(strength, rate: rate)
+            racketStatistics.add(racket, rate: rate)
+        }
         hopsSeen += 1
 
-        if pending == nil, written >= refractoryUntil, strength > threshold {
-            trigger(strength: strength)
+        if pending == nil, written >= refractoryUntil,
+           strength > threshold || (parameters.racketTrigger && racket > racketThreshold) {
+            trigger(strength: strength, racketOnly: strength <= threshold)
+        } else if let candidate = pending {
+            reanchor(candidate)
         }
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
@@ -146,25 +184,60 @@ public final class ImpactDetector {
         }
     }
 
-    private func trigger(strength: Float) {
-        let searchEnd = written
-        let searchStart = written - Int64(parameters.fftSize + parameters.hop)
-        let settings = OnsetRefiner.Settings(
+    private var refinerSettings: OnsetRefiner.Settings {
+        OnsetRefiner.Settings(
             noiseSamples: parameters.samples(parameters.noiseSeconds), noiseFactor: parameters.onsetNoiseFactor,
             peakShare: parameters.onsetPeakShare, gapSamples: parameters.samples(parameters.onsetGapSeconds),
             maximumExtension: parameters.samples(parameters.onsetExtensionSeconds))
-        guard let onset = OnsetRefiner.onset(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
-                                             settings: settings)
-        else { return }
-        pending = (onset, strength)
-        refractoryUntil = onset + Int64(parameters.samples(parameters.refractorySeconds))
-        quietUntil = onset + Int64(parameters.samples(0.04))
     }
 
-    private func decide(_ candidate: (onset: Int64, flux: Float), onImpact: (Impact) -> Void) {
+    private func trigger(strength: Float, racketOnly: Bool) {
+        let searchEnd = written
+        let searchStart = written - Int64(parameters.fftSize + parameters.hop)
+        guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
+                                           settings: refinerSettings)
+        else { return }
+        commit(Candidate(onset: edge.onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
+                         racketOnly: racketOnly))
+    }
+
+    private func commit(_ candidate: Candidate) {
+        pending = candidate
+        refractoryUntil = candidate.onset + Int64(parameters.samples(parameters.refractorySeconds))
+        quietUntil = candidate.onset + Int64(parameters.samples(0.04))
+    }
+
+    /// A transform codec smears quantisation noise over its block before a transient (pre-echo, ~10 dB under the
+    /// edge, a few ms ahead of it), and that noise can trip the trigger before the impact itself is in the frame.
+    /// While a candidate waits for its decision, a sample more than 1 / `onsetPeakShare` times its edge's peak is
+    /// what the refiner would have chosen had its search region reached this far: everything so far lies below
+    /// that edge's onset level. The candidate then moves to the new edge (judged against the noise before the old
+    /// one), and its decision waits the full delay after the new onset, so the report still comes within 10 ms of it.
+    private func reanchor(_ candidate: Candidate) {
+        let hop = Int64(parameters.hop)
+        let samples = highPassed.span(from: written - hop)
+        var loudest: Float = 0
+        for i in 0..<Int(hop) { loudest = max(loudest, abs(samples[i])) }
+        guard loudest * parameters.onsetPeakShare > candidate.peak * parameters.reanchorMargin else { return }
+        let searchStart = max(candidate.onset + 1, written - Int64(parameters.fftSize + parameters.hop))
+        guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: written,
+                                           settings: refinerSettings, noiseRMS: candidate.noise),
+              edge.onset > candidate.onset
+        else { return }
+        commit(Candidate(onset: edge.onset, flux: candidate.flux, peak: edge.peak, noise: candidate.noise,
+                         racketOnly: candidate.racketOnly))
+    }
+
+    private func decide(_ candidate: Candidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux)
-        guard let (kind, confidence) = classifier.classify(features) else { return }
+        var gated = classifier
+        gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
+        if candidate.racketOnly { gated.acceptance = max(gated.acceptance, parameters.racketAcceptance) }
+        guard let (kind, confidence) = gated.classify(features) else { return }
+        // Each ball teaches the typical attack (clamped so one loud or faint ball moves it by at most 1 dB).
+        typicalAttackDB += 0.1 * min(10, max(-10, features.attackDB - typicalAttackDB))
+        typicalFlux += 0.1 * (min(2 * typicalFlux, max(0.5 * typicalFlux, candidate.flux)) - typicalFlux)
         onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                         kind: kind, confidence: confidence))
     }

@@ -28,10 +28,16 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// Share of the onset frame's four strongest peaks (by energy) found again, within a bin, among the late frame's
     /// peaks: a resonance is a line that stays put; the peaks of a band of noise land anywhere in each frame.
     public var peakPersistence: Float = 0
+    /// How exactly the onset's strongest peaks behave as free damped resonances, 0…1. Three frames a hop apart,
+    /// starting at the onset: a bin holding one decaying mode gets the same complex factor e^{(iω − 1/τ)·hop} from
+    /// each frame to the next (the window slides over the same exponential), so X₃·X₁ = X₂². Energy-weighted over
+    /// the peaks, one minus |X₃X₁ − X₂²| / (|X₃||X₁| + |X₂|²): 1 for ringing modes, about ⅓ for a band of noise,
+    /// whose phase and level wander at random from hop to hop. Independent of level, and of how damped a mode is.
+    public var lineCoherence: Float = 0
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
                 peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0,
-                peakPersistence: Float = 0) {
+                peakPersistence: Float = 0, lineCoherence: Float = 0) {
         self.snrDB = snrDB
         self.centroidHz = centroidHz
         self.tonality = tonality
@@ -42,6 +48,7 @@ public struct ImpactFeatures: Sendable, Equatable {
         self.ringingTonality = ringingTonality
         self.ringingContrastDB = ringingContrastDB
         self.peakPersistence = peakPersistence
+        self.lineCoherence = lineCoherence
     }
 }
 
@@ -55,10 +62,12 @@ struct FeatureExtractor {
         -> ImpactFeatures
     {
         let n = Int64(parameters.fftSize)
-        // The attack frame centres its weight just after the onset; the late frame (+2.7 … +8 ms) hears what still
-        // rings once the impact's noise burst has faded.
+        // The attack frame centres its weight just after the onset; the late frame (+2.7 … +8 ms at 48 kHz) hears
+        // what still rings once the impact's noise burst has faded. It ends at the decision point, the newest sample
+        // there is at any rate (at 44.1 kHz a frame and a half is longer than the decision delay).
+        let decision = onset + Int64(parameters.decisionDelay)
         let attack = spectrum(from: onset - n / 4, raw: raw, fft: fft, flux: flux)
-        let ringing = spectrum(from: onset + n / 2, raw: raw, fft: fft, flux: flux)
+        let ringing = spectrum(from: decision - n, raw: raw, fft: fft, flux: flux)
 
         // Levels in the high-passed signal. The floor is taken 10…3 ms before the onset, clear of codec pre-echo.
         let floor = Self.energy(highPassed, from: onset - Int64(parameters.samples(0.010)), count: parameters.samples(0.007))
@@ -70,6 +79,7 @@ struct FeatureExtractor {
             loudest = max(loudest, Self.energy(highPassed, from: onset + Int64(step * block / 2), count: block))
         }
         let tiny: Float = 1e-20
+        let coherence = lineCoherence(of: attack.peaks, end: decision, raw: raw, fft: fft)
         return ImpactFeatures(
             snrDB: 10 * log10(max(attack.excess, tiny) / max(attack.background, tiny)),
             centroidHz: attack.centroidHz,
@@ -80,7 +90,49 @@ struct FeatureExtractor {
             peakContrastDB: attack.contrastDB,
             ringingTonality: ringing.tonality,
             ringingContrastDB: ringing.contrastDB,
-            peakPersistence: attack.peaks.persistence(in: ringing.peaks))
+            peakPersistence: attack.peaks.persistence(in: ringing.peaks),
+            lineCoherence: coherence)
+    }
+
+    /// See `ImpactFeatures.lineCoherence`. Three frames a hop apart, the last ending at `end` (the decision point):
+    /// at 48 kHz the first starts exactly at the onset (decisionDelay = 1.5 frames = a frame and two hops).
+    private func lineCoherence(of peaks: TopPeaks, end: Int64, raw: SampleRing, fft: RealFFT) -> Float {
+        let n = parameters.fftSize
+        let hop = Int64(parameters.hop)
+        let first = end - Int64(n) - 2 * hop
+        // (re, im) of each peak bin in the three frames, kept in fixed-size tuples (no allocation).
+        var bins: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) =
+            (.zero, .zero, .zero, .zero, .zero, .zero)
+        for step in 0..<3 {
+            let frame = raw.span(from: first + Int64(step) * hop)
+            for i in 0..<n { fft.input[i] = frame[i] * window[i] }
+            fft.forward()
+            var re = SIMD4<Float>.zero, im = SIMD4<Float>.zero
+            for slot in 0..<TopPeaks.capacity where peaks.bin(slot) > 0 {
+                re[slot] = fft.output[2 * peaks.bin(slot)]
+                im[slot] = fft.output[2 * peaks.bin(slot) + 1]
+            }
+            switch step {
+            case 0: bins.0 = re; bins.1 = im
+            case 1: bins.2 = re; bins.3 = im
+            default: bins.4 = re; bins.5 = im
+            }
+        }
+        var weighted: Float = 0, total: Float = 0
+        for slot in 0..<TopPeaks.capacity where peaks.bin(slot) > 0 {
+            let (ar, ai) = (bins.0[slot], bins.1[slot])
+            let (br, bi) = (bins.2[slot], bins.3[slot])
+            let (cr, ci) = (bins.4[slot], bins.5[slot])
+            // c·a − b²
+            let dr = (cr * ar - ci * ai) - (br * br - bi * bi)
+            let di = (cr * ai + ci * ar) - 2 * br * bi
+            let scale = ((cr * cr + ci * ci) * (ar * ar + ai * ai)).squareRoot() + (br * br + bi * bi)
+            guard scale > 0 else { continue }
+            let error = min(1, (dr * dr + di * di).squareRoot() / scale)
+            weighted += peaks.value(slot) * (1 - error)
+            total += peaks.value(slot)
+        }
+        return total > 0 ? weighted / total : 0
     }
 
     /// Spectral shape of the frame starting at `start`, relative to the running per-bin background.

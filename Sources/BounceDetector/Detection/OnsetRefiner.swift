@@ -23,16 +23,36 @@ enum OnsetRefiner {
         var maximumExtension: Int
     }
 
+    /// What the refiner found: the onset, the edge's peak magnitude and the noise RMS it was judged against.
+    struct Edge {
+        var onset: Int64
+        var peak: Float
+        var noiseRMS: Float
+    }
+
     /// The onset's absolute index in `[searchStart, searchEnd)`, or nil if nothing rises above the noise.
     static func onset(in ring: SampleRing, searchStart: Int64, searchEnd: Int64, settings: Settings) -> Int64? {
-        var noise: Float = 0
-        var index = searchStart - Int64(settings.noiseSamples)
-        while index < searchStart {
-            let y = ring[index]
-            noise += y * y
-            index += 1
+        edge(in: ring, searchStart: searchStart, searchEnd: searchEnd, settings: settings)?.onset
+    }
+
+    /// The impact's edge in `[searchStart, searchEnd)`, or nil if nothing rises above the noise. `noiseRMS`, when
+    /// given, replaces the RMS of the samples before `searchStart` (used when those may already be codec pre-echo).
+    static func edge(in ring: SampleRing, searchStart: Int64, searchEnd: Int64, settings: Settings,
+                     noiseRMS knownNoise: Float? = nil) -> Edge? {
+        var index: Int64
+        let noiseRMS: Float
+        if let knownNoise {
+            noiseRMS = knownNoise
+        } else {
+            var noise: Float = 0
+            index = searchStart - Int64(settings.noiseSamples)
+            while index < searchStart {
+                let y = ring[index]
+                noise += y * y
+                index += 1
+            }
+            noiseRMS = (noise / Float(max(settings.noiseSamples, 1))).squareRoot()
         }
-        let noiseRMS = (noise / Float(max(settings.noiseSamples, 1))).squareRoot()
         var peak: Float = 0
         var peakIndex = searchStart
         index = searchStart
@@ -74,6 +94,6 @@ enum OnsetRefiner {
             }
             index -= 1
         }
-        return onset
+        return Edge(onset: onset, peak: peak, noiseRMS: noiseRMS)
     }
 }

@@ -13,6 +13,10 @@ struct SpectralFlux {
     /// Bins with a background (the classifier's range); the flux sums the `band` subset.
     let bins: ClosedRange<Int>
     private let band: Range<Int>
+    /// The racket sub-band (offsets into `bins`), summed separately: see `racketFlux`.
+    private let racketBand: Range<Int>
+    /// This hop's flux summed over the racket sub-band only (valid after `update`).
+    private(set) var racketFlux: Float = 0
     private let count: Int
     private var row = 0
     private let gate: Float
@@ -21,12 +25,14 @@ struct SpectralFlux {
 
     /// `warmUpHops`: hops spent learning the background (plain mean) before the flux is reported.
     /// `lag`: hops back to the reference frame (a frame length, so the two do not overlap).
-    init(bins: ClosedRange<Int>, band: ClosedRange<Int>, gate: Float, warmUpHops: Int, lag: Int) {
+    init(bins: ClosedRange<Int>, band: ClosedRange<Int>, racketBand: ClosedRange<Int>, gate: Float, warmUpHops: Int,
+         lag: Int) {
         self.warmUpHops = max(1, warmUpHops)
         self.rows = lag + 1
         self.bins = bins
         self.count = bins.count
         self.band = (band.lowerBound - bins.lowerBound)..<(band.upperBound - bins.lowerBound + 1)
+        self.racketBand = (racketBand.lowerBound - bins.lowerBound)..<(racketBand.upperBound - bins.lowerBound + 1)
         self.gate = gate
         background = .allocate(capacity: count)
         background.initialize(repeating: -30, count: count)
@@ -44,6 +50,7 @@ struct SpectralFlux {
         let current = history + row * count
         let older = history + ((row + 1) % rows) * count   // written `lag` hops ago (rows advance by one)
         var flux: Float = 0
+        var racket: Float = 0
         let lower = bins.lowerBound
         // The first hops only learn the background, as a plain running mean.
         let learning = warmHops < warmUpHops
@@ -53,13 +60,16 @@ struct SpectralFlux {
             current[i] = level
             if band.contains(i) {
                 let previous = max(older[i], max(older[max(i - 1, 0)], older[min(i + 1, count - 1)]))
-                flux += max(0, level - max(previous, background[i] + gate))
+                let rise = max(0, level - max(previous, background[i] + gate))
+                flux += rise
+                if racketBand.contains(i) { racket += rise }
             }
             // Clamp the step so one loud hop cannot drag the floor up.
             background[i] += rate * (min(level, background[i] + 3) - background[i])
         }
         row = (row + 1) % rows
         warmHops += 1
+        racketFlux = learning ? 0 : racket
         return learning ? 0 : flux
     }
 }
