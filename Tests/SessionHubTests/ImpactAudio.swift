@@ -6,14 +6,14 @@ import Foundation
 enum ImpactAudio {
     static let rate = 48000
 
-    /// `seconds` of room noise (−34 dBFS) with a table bounce at each of `onsets` (seconds).
+    /// `seconds` of a quiet room (noise at −54 dBFS) with a table bounce at each of `onsets` (seconds).
     static func scene(seconds: Double, onsets: [Double]) -> [Float] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         var samples = (0..<Int(seconds * Double(rate))).map { _ -> Float in
             state ^= state >> 12
             state ^= state << 25
             state ^= state >> 27
-            return 0.02 * (Float((state &* 2_685_821_657_736_338_717) >> 40) / Float(1 << 23) - 1)
+            return 0.002 * (Float((state &* 2_685_821_657_736_338_717) >> 40) / Float(1 << 23) - 1)
         }
         let modes: [(frequency: Double, decay: Double, gain: Float)] =
             [(2600, 0.004, 1), (4400, 0.003, 0.7), (6500, 0.002, 0.5), (900, 0.008, 0.2)]
