@@ -135,7 +135,7 @@ extension PhoneDriver {
         while socket.isWritable && written < 64 && (!capped || filler.allowance >= Double(frameBytes)) {
             var buffer = ByteBuffer()
             MediaFrame.write(codec: .filler, sequence: filler.sequence, captureTime: now.microseconds,
-                             payload: repeatElement(UInt8(0x5A), count: settings.fillerFrameBytes), into: &buffer)
+                             payload: settings.fillerPayload, into: &buffer)
             socket.send(binary: buffer, flush: false)
             filler.sequence &+= 1
             filler.allowance -= Double(frameBytes)

@@ -32,5 +32,10 @@ struct PhoneSettings: Sendable {
     }
 
     /// Payload bytes of one filler frame.
-    var fillerFrameBytes = 16 * 1024
+    var fillerFrameBytes = 16 * 1024 {
+        didSet { fillerPayload = [UInt8](repeating: 0x5A, count: fillerFrameBytes) }
+    }
+    /// One filler payload, built once: contiguous bytes are copied with one memcpy per frame (a lazy
+    /// `repeatElement` collection costs a generic call per byte and made the sim its own bottleneck).
+    private(set) var fillerPayload = [UInt8](repeating: 0x5A, count: 16 * 1024)
 }
