@@ -1,3 +1,4 @@
+import Foundation
 import BounceDetector
 import Testing
 @testable import SessionHub
@@ -82,6 +83,27 @@ struct AudioIngestTests {
         }
         #expect(IngestError.undecodable(.opus).apiError.code == "undecodable_media")
         #expect(try run(ingest, packets, sequence: { UInt32($0 + 1) }).count == Self.onsets.count)
+    }
+
+    @Test("AAC: ADTS frames from a real encoder decode at the stream's rate, stream time follows, a steady tone is no bounce")
+    func aacStream() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BounceDetectorTests/Fixtures/tone1k-48k-mono.aac")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let frames = try ADTSHeader.frames(in: bytes)
+        #expect(frames.count > 10)
+        let ingest = try AudioIngest(codec: .aac)
+        var detections: [AudioIngest.Detection] = []
+        for (index, range) in frames.enumerated() {
+            try Array(bytes[range]).withUnsafeBytes { frame in
+                try ingest.ingest(frame, codec: .aac, sequence: UInt32(index), captureTime: UInt64(index) * 21_333) {
+                    detections.append($0)
+                }
+            }
+        }
+        #expect(detections.isEmpty)
+        // 1024 frames of 48 kHz audio per ADTS frame (the decoder's priming included).
+        #expect(abs(ingest.streamTime - Double(frames.count * 1024) / 48000) < 0.001)
     }
 
     @Test("AAC: garbage is undecodable; the detector starts at the stream's own rate")
