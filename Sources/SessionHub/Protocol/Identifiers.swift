@@ -1,11 +1,14 @@
-/// A seat in one session, as the lobby and `welcome` show it (`playerId`).
-package struct PlayerID: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+/// An identifier that is a bare string on the wire and in the store, ordered by its text. The identifier types below
+/// conform with a stored `rawValue` and `init(_:)`; everything else comes from here.
+package protocol StringIdentifier: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The identifier text.
-    package var rawValue: String
+    var rawValue: String { get }
+    /// Wraps an identifier text.
+    init(_ rawValue: String)
+}
 
-    package init(_ rawValue: String) { self.rawValue = rawValue }
-
-    package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+extension StringIdentifier {
+    package init(from decoder: any Decoder) throws { self.init(try decoder.singleValueContainer().decode(String.self)) }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -16,22 +19,18 @@ package struct PlayerID: Hashable, Sendable, Codable, Comparable, CustomStringCo
     package var description: String { rawValue }
 }
 
-/// An account (signed-up user or guest), as tokens and HTTP bodies carry it (`userId`).
-package struct UserID: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
-    /// The identifier text.
+/// A seat in one session, as the lobby and `welcome` show it (`playerId`).
+package struct PlayerID: StringIdentifier {
     package var rawValue: String
 
     package init(_ rawValue: String) { self.rawValue = rawValue }
+}
 
-    package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+/// An account (signed-up user or guest), as tokens and HTTP bodies carry it (`userId`).
+package struct UserID: StringIdentifier {
+    package var rawValue: String
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    package var description: String { rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
 /// One open WebSocket, numbered by the transport. State machines address sockets with it, never channels.

@@ -1,6 +1,5 @@
 /// A stored profile photo (`photo.id`, `profile.photoId`).
-package struct PhotoID: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
-    /// The identifier text.
+package struct PhotoID: StringIdentifier {
     package var rawValue: String
 
     package init(_ rawValue: String) { self.rawValue = rawValue }
@@ -12,14 +11,4 @@ package struct PhotoID: Hashable, Sendable, Codable, Comparable, CustomStringCon
         for _ in 0..<32 { text.append(digits[Int(random.next(upperBound: UInt8(16)))]) }
         return PhotoID(text)
     }
-
-    package init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    package var description: String { rawValue }
 }
