@@ -90,27 +90,28 @@ struct PhoneJourneyTests {
         #expect(journey.step == .ready)
     }
 
+    /// A fresh journey walked (all at `now`) to its open socket with setup confirmed: the connection test is running.
+    static func testing(at now: Double) -> PhoneJourney {
+        var journey = Self.journey()
+        _ = journey.start(scheduledStart: .seconds(0))
+        _ = journey.httpReplied(status: 201, body: body(#"{"userId":"u","token":"t"}"#), retryAfter: nil, now: .seconds(0))
+        _ = journey.httpReplied(status: 200, body: body(#"{"userId":"u","displayName":"a","photoURL":null,"guest":true}"#),
+                                retryAfter: nil, now: .seconds(0))
+        _ = journey.httpReplied(status: 200, body: body(#"{"playerId":"p","websocketURL":"/w","resumeToken":"r"}"#),
+                                retryAfter: nil, now: .seconds(0))
+        _ = journey.socketOpened(now: .seconds(now))
+        _ = journey.received(readiness(battery: .ok, canBeReady: false), now: .seconds(now))
+        return journey
+    }
+
     @Test("ready waits for the audio: a readiness before streams/start answered does not send it")
     func readyWaitsForAudio() {
-        var journey = Self.journey()
-        var steps = Self.walkToReady(&journey)
-        _ = steps
-        var other = Self.journey()
-        steps = []
-        _ = other.start(scheduledStart: .seconds(0))
-        _ = other.httpReplied(status: 201, body: Self.body(#"{"userId":"u","token":"t"}"#), retryAfter: nil,
-                              now: .seconds(0))
-        _ = other.httpReplied(status: 200, body: Self.body(#"{"userId":"u","displayName":"a","photoURL":null,"guest":false}"#),
-                              retryAfter: nil, now: .seconds(0))
-        _ = other.httpReplied(status: 200, body: Self.body(#"{"playerId":"p","websocketURL":"/w","resumeToken":"r"}"#),
-                              retryAfter: nil, now: .seconds(0))
-        _ = other.socketOpened(now: .seconds(1))
-        _ = other.received(Self.readiness(battery: .ok, canBeReady: false), now: .seconds(1))
-        _ = other.received(.connectionTest(Self.testResult), now: .seconds(4))
-        #expect(other.received(Self.readiness(battery: .ok, canBeReady: true), now: .seconds(4.1)) == [])
-        #expect(other.httpReplied(status: 200, body: Self.body(#"{"streamId":"s"}"#), retryAfter: nil,
-                                  now: .seconds(4.2)) == [.startAudio])
-        #expect(other.received(Self.readiness(battery: .ok, canBeReady: true), now: .seconds(4.5))
+        var journey = Self.testing(at: 1)
+        _ = journey.received(.connectionTest(Self.testResult), now: .seconds(4))
+        #expect(journey.received(Self.readiness(battery: .ok, canBeReady: true), now: .seconds(4.1)) == [])
+        #expect(journey.httpReplied(status: 200, body: Self.body(#"{"streamId":"s"}"#), retryAfter: nil,
+                                    now: .seconds(4.2)) == [.startAudio])
+        #expect(journey.received(Self.readiness(battery: .ok, canBeReady: true), now: .seconds(4.5))
                 == [.send(.ready), .readySent(joinToReady: 4.5)])
     }
 
@@ -212,25 +213,13 @@ struct PhoneJourneyTests {
 
     @Test("a failed connection test is retried, then gives up after three")
     func testRetries() {
-        var journey = Self.journey()
-        var steps = Self.walkToReady(&journey)
-        _ = steps
-        var fresh = Self.journey()
-        steps = []
-        _ = fresh.start(scheduledStart: .seconds(0))
-        _ = fresh.httpReplied(status: 201, body: Self.body(#"{"userId":"u","token":"t"}"#), retryAfter: nil, now: .seconds(0))
-        _ = fresh.httpReplied(status: 200, body: Self.body(#"{"userId":"u","displayName":"a","photoURL":null,"guest":true}"#),
-                              retryAfter: nil, now: .seconds(0))
-        _ = fresh.httpReplied(status: 200, body: Self.body(#"{"playerId":"p","websocketURL":"/w","resumeToken":"r"}"#),
-                              retryAfter: nil, now: .seconds(0))
-        _ = fresh.socketOpened(now: .seconds(0))
-        _ = fresh.received(Self.readiness(battery: .ok, canBeReady: false), now: .seconds(0))
+        var journey = Self.testing(at: 0)
         let failed = ServerMessage.error(ErrorBody(code: "connection_test_failed", message: "Connection error"))
-        #expect(fresh.received(failed, now: .seconds(3))
+        #expect(journey.received(failed, now: .seconds(3))
                 == [.countError("connection_test_failed"), .schedule(.retryTest, at: .seconds(4))])
-        #expect(fresh.timer(.retryTest, now: .seconds(4)) == [.send(.connectionTestStart)])
-        _ = fresh.received(failed, now: .seconds(7))
-        let last = fresh.received(failed, now: .seconds(10))
+        #expect(journey.timer(.retryTest, now: .seconds(4)) == [.send(.connectionTestStart)])
+        _ = journey.received(failed, now: .seconds(7))
+        let last = journey.received(failed, now: .seconds(10))
         #expect(last.contains(.finished(.connectionTest("3 connection tests failed"))))
     }
 

@@ -5,7 +5,7 @@ import Dispatch
 /// timer per session ticks every monitor (failures, the `stream` report each second) while any stream exists.
 extension LiveSession {
     /// How often the monitors are ticked (failures are noticed at most this late).
-    static let monitorTick: Duration = .milliseconds(250)
+    static let monitorTick = DispatchTimeInterval.milliseconds(250)
 
     /// Starts (or restarts) `user`'s tracks; `completion` gets the stream id or the error the request answers with.
     func startStreams(user: UserID, request: StreamStartRequest, streamId: String,
@@ -59,9 +59,7 @@ extension LiveSession {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         // A @Sendable handler set from nonisolated code (see DESIGN.md, Threading).
         timer.setEventHandler { [weak self] in self?.monitorTicked() }
-        let interval = DispatchTimeInterval.milliseconds(Int(Self.monitorTick.components.attoseconds / 1_000_000_000_000_000)
-                                                         + Int(Self.monitorTick.components.seconds) * 1000)
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+        timer.schedule(deadline: .now() + Self.monitorTick, repeating: Self.monitorTick, leeway: .milliseconds(20))
         timer.resume()
         monitorTimer = timer
     }
