@@ -241,6 +241,10 @@ struct EndToEndTests {
         try await resumed.send(#"{"type":"connectionTest.start"}"#)
         let next = jsonObject(await resumed.next(where: { $0.contains(#""type":"probe.ping""#) || $0.contains(#""type":"error""#) }))
         #expect(next["type"] as? String == "probe.ping", "\(next)")
+        // Streams did not survive: media waits for a new streams/start.
+        try await resumed.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 9, payload: TestPhone.silentOpusPacket))
+        let refused = jsonObject(await resumed.next(type: "error"))
+        #expect(refused["code"] as? String == "stream_not_started")
         try await second.stop()
     }
 
