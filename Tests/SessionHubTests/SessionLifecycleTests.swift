@@ -266,6 +266,30 @@ struct JourneySnapshotTests {
         #expect(try JSONDecoder().decode(PlayerJourney.Snapshot.self, from: encoded) == snapshot)
     }
 
+    @Test("the streams/start body is kept: codecs and pre-skip come back; a row written before it decodes without")
+    func streamRequest() throws {
+        var state = SessionState.create(code: SessionCode(userInput: "ABC-234")!, host: .init(userId: UserID("h"), name: "H"),
+                                        game: GameSettings(mode: .rally, pointsToWin: .eleven), now: t0).0
+        let seat = try state.join(user: UserID("u"), displayName: "Ari", photoURL: nil, playerId: PlayerID("p"),
+                                  resumeToken: "r", now: t0)
+        _ = state.socketOpened(ConnectionID(1), user: UserID("u"), now: t0)
+        _ = state.received(.hello(.init(resumeToken: seat.resumeToken)), on: ConnectionID(1), now: t0)
+        _ = state.received(.permissions(.init(camera: .granted, microphone: .granted)), on: ConnectionID(1), now: t0)
+        let request = StreamStartRequest(sessionCode: "abc-234", video: nil,
+                                         audio: .init(codec: .aac, sampleRate: 44100, channels: 2, preSkip: 1024))
+        _ = try state.streamStarted(user: UserID("u"), request: request, now: t0)
+        let snapshot = try #require(state.journeySnapshots(now: t0, wallNow: wall)[PlayerID("p")])
+        let decoded = try JSONDecoder().decode(PlayerJourney.Snapshot.self, from: try JSONEncoder().encode(snapshot))
+        let restored = PlayerJourney(restoring: decoded, awaitingUntil: t0, policy: .init(), now: t0, wallNow: wall)
+        #expect(restored.streamRequest == request)
+        #expect(restored.audio == .starting && restored.video == .off)
+
+        var old = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(snapshot)) as? [String: Any])
+        #expect(old.removeValue(forKey: "streamRequest") != nil)
+        let legacy = try JSONDecoder().decode(PlayerJourney.Snapshot.self, from: try JSONSerialization.data(withJSONObject: old))
+        #expect(PlayerJourney(restoring: legacy, awaitingUntil: t0, policy: .init(), now: t0, wallNow: wall).streamRequest == nil)
+    }
+
     @Test("a ready journey comes back tested, and an inconsistent snapshot falls back to a valid step")
     func clamping() {
         let result = ConnectionTestResult(uploadMbps: 8, rttMs: .init(median: 20, p90: 30),
@@ -274,7 +298,7 @@ struct JourneySnapshotTests {
             phase: PlayerJourney.Phase.ready.rawValue, displayName: "Ari", photoURL: nil,
             permissions: .init(camera: .granted, microphone: .granted), streamConfig: .init(quality: .p720, fps: .fps30),
             withoutVideo: false, withoutAudio: false, videoStarted: true, audioStarted: true, muted: .init(),
-            test: result, testedAt: wall, battery: nil)
+            test: result, testedAt: wall, battery: nil, streamRequest: nil)
         let now = ContinuousClock.now
         #expect(PlayerJourney(restoring: ready, awaitingUntil: now, policy: .init(), now: now, wallNow: wall).phase == .tested)
         var broken = ready

@@ -13,8 +13,7 @@ extension LiveSession {
         queue.async {
             let now = ContinuousClock.now
             do throws(APIError) {
-                let actions = try self.state.streamStarted(user: user, video: request.video != nil,
-                                                           audio: request.audio != nil, now: now)
+                let actions = try self.state.streamStarted(user: user, request: request, now: now)
                 guard let player = self.state.playerID(of: user) else { throw .notJoined }
                 let streams: PlayerStreams
                 do {
@@ -36,6 +35,27 @@ extension LiveSession {
             } catch {
                 completion(.failure(error))
             }
+        }
+    }
+
+    /// After a restart: reopens the decoders of every seat whose journey had started tracks, from the kept
+    /// `POST /streams/start` body (stream time starts again at 0; the monitor gives the phone its start timeout).
+    func reopenStreams() {
+        queue.async {
+            let now = ContinuousClock.now
+            for (player, seat) in self.state.seats {
+                let journey = seat.journey
+                guard let request = journey.streamRequest, journey.video != .off || journey.audio != .off else { continue }
+                do {
+                    self.streams[player] = try PlayerStreams(streamId: "restored", request: request, now: now,
+                                                             configuration: self.monitorConfiguration)
+                } catch {
+                    self.logger.error("cannot reopen a stream's decoder", metadata: [
+                        "player.id": "\(player)", "error": "\(error)",
+                    ])
+                }
+            }
+            if !self.streams.isEmpty { self.armMonitor() }
         }
     }
 

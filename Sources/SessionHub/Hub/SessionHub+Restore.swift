@@ -28,7 +28,7 @@ extension SessionHub {
             let (state, actions) = SessionState.restore(
                 code: code, host: SessionState.Host(userId: hostId, name: hostName), game: stored.game,
                 phase: stored.state, seats: seats, now: .now, configuration: configuration.session)
-            _ = adopt(state, initialActions: actions)
+            adopt(state, initialActions: actions).reopenStreams()
             restored += 1
         }
         if restored > 0 { logger.info("sessions restored", metadata: ["count": "\(restored)"]) }

@@ -18,6 +18,8 @@ extension PlayerJourney {
         var test: ConnectionTestResult?
         var testedAt: Date?
         var battery: ClientMessage.Battery?
+        /// The last `POST /streams/start` body (absent in rows written before it was kept).
+        var streamRequest: StreamStartRequest?
     }
 
     /// The durable part now; `wallNow` is the wall-clock time at `now`.
@@ -31,12 +33,12 @@ extension PlayerJourney {
             phase: phase.rawValue, displayName: displayName, photoURL: photoURL, permissions: permissions,
             streamConfig: streamConfig, withoutVideo: withoutVideo, withoutAudio: withoutAudio,
             videoStarted: video != .off, audioStarted: audio != .off, muted: muted, test: connectionTest?.result,
-            testedAt: testedAt, battery: battery)
+            testedAt: testedAt, battery: battery, streamRequest: streamRequest)
     }
 
     /// A journey brought back after a restart, `reconnecting` until `deadline`. Its socket and streams did not
-    /// survive: started tracks come back `starting` (their next frame makes them live again) and a ready player is
-    /// back at `tested`, to tap ready again once the streams are live.
+    /// survive: started tracks come back `starting` (the hub reopens their decoders from `streamRequest`; their next
+    /// frame makes them live again) and a ready player is back at `tested`, to tap ready again.
     package init(restoring snapshot: Snapshot, awaitingUntil deadline: ContinuousClock.Instant,
                  policy: Readiness.Policy, now: ContinuousClock.Instant, wallNow: Date) {
         self.init(displayName: snapshot.displayName, photoURL: snapshot.photoURL, awaitingUntil: deadline,
@@ -49,6 +51,7 @@ extension PlayerJourney {
         audio = snapshot.audioStarted ? .starting : .off
         muted = snapshot.muted
         battery = snapshot.battery
+        if snapshot.videoStarted || snapshot.audioStarted { streamRequest = snapshot.streamRequest }
         if let result = snapshot.test, let testedAt = snapshot.testedAt {
             // At most a day back: any test that old is stale anyway, and the bound keeps the arithmetic safe.
             let age = min(max(0, wallNow.timeIntervalSince(testedAt)), 86_400)

@@ -65,6 +65,8 @@ package struct PlayerJourney: Hashable, Sendable {
     package internal(set) var photoURL: String?
     /// Latest `permissions` report.
     package internal(set) var permissions: ClientMessage.Permissions?
+    /// The last `POST /streams/start` body (codecs, rate, pre-skip), kept so a restart can reopen the decoders.
+    package internal(set) var streamRequest: StreamStartRequest?
     /// Latest `streamConfig`.
     package internal(set) var streamConfig: ClientMessage.StreamConfig?
     /// "Join without video" chosen.

@@ -49,6 +49,15 @@ extension SessionState {
         return route(actions, for: player)
     }
 
+    /// `POST /streams/start` with its body: as `streamStarted(user:video:audio:now:)`, and the body is kept with the
+    /// journey (so a restart can reopen the tracks' decoders).
+    package mutating func streamStarted(user: UserID, request: StreamStartRequest,
+                                        now: ContinuousClock.Instant) throws(APIError) -> [Action] {
+        let actions = try streamStarted(user: user, video: request.video != nil, audio: request.audio != nil, now: now)
+        if let player = playerID(of: user) { seats[player]?.journey.streamRequest = request }
+        return actions
+    }
+
     /// The ingest saw one of the player's tracks change state.
     package mutating func mediaChanged(_ player: PlayerID, _ kind: MediaKind, to state: MediaState,
                                        now: ContinuousClock.Instant) -> [Action] {
