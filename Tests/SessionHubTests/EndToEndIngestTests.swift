@@ -7,7 +7,8 @@ import Testing
 extension EndToEndTests {
     /// A guest host's session with one guest player whose socket said hello and granted both permissions.
     private func seatedPlayer(on server: HubTestServer) async throws
-        -> (code: String, player: String, phone: TestPhone, dashboard: TestWebSocketClient)
+        -> (code: String, player: String, phone: TestPhone, dashboard: TestWebSocketClient,
+            resume: (token: String, path: String))
     {
         let host = try await server.call("POST", "/auth/guest")
         let hostToken = try #require(host.body["token"] as? String)
@@ -27,14 +28,16 @@ extension EndToEndTests {
         try await socket.send(#"{"type":"hello"}"#)
         let welcome = jsonObject(await socket.next(type: "welcome"))
         let player = try #require(welcome["playerId"] as? String)
+        let resume = try #require(welcome["resumeToken"] as? String)
         try await socket.send(#"{"type":"permissions","camera":"granted","microphone":"granted"}"#)
-        return (code, player, TestPhone(server: server, token: token, code: code, socket: socket), dashboard)
+        return (code, player, TestPhone(server: server, token: token, code: code, socket: socket), dashboard,
+                (resume, "/sessions/\(code)/player/\(user)?token=\(token)"))
     }
 
     @Test("streamed Opus: every bounce reaches the phone and the dashboard, timed to the ms, and is stored")
     func bounces() async throws {
         let server = try await HubTestServer.start()
-        let (code, player, phone, dashboard) = try await seatedPlayer(on: server)
+        let (code, player, phone, dashboard, _) = try await seatedPlayer(on: server)
         let onsets = [0.8, 1.4, 1.44, 2.3]
         let (packets, preSkip) = try ImpactAudio.opusPackets(ImpactAudio.scene(seconds: 3, onsets: onsets))
         let start = try await server.call("POST", "/streams/start", token: phone.token, json: """
@@ -89,7 +92,7 @@ extension EndToEndTests {
         monitor.stallTimeout = .milliseconds(600)
         monitor.reportInterval = .milliseconds(200)
         let server = try await HubTestServer.start(streamMonitor: monitor)
-        let (code, _, phone, _) = try await seatedPlayer(on: server)
+        let (code, _, phone, _, _) = try await seatedPlayer(on: server)
         let start = try await server.call("POST", "/streams/start", token: phone.token, json: """
             {"sessionCode":"\(code)","video":{"codec":"vp8","quality":"720p","fps":30},"audio":null}
             """)
@@ -118,7 +121,7 @@ extension EndToEndTests {
     @Test("media errors: a frame of another codec, an undecodable packet; the stream goes on")
     func mediaErrors() async throws {
         let server = try await HubTestServer.start()
-        let (code, _, phone, _) = try await seatedPlayer(on: server)
+        let (code, _, phone, _, _) = try await seatedPlayer(on: server)
         _ = try await server.call("POST", "/streams/start", token: phone.token, json: """
             {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
             """)
@@ -135,6 +138,36 @@ extension EndToEndTests {
         let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics")
         #expect(metrics.body.contains(#"pongd_media_frames_rejected_total{code="codec_mismatch"} 1"#))
         #expect(metrics.body.contains(#"pongd_media_frames_rejected_total{code="undecodable_media"} 1"#))
+        try await server.stop()
+    }
+
+    @Test("a phone whose socket is down is not failed; back, it gets its full timeout again")
+    func reconnectingIsNotFailed() async throws {
+        var monitor = StreamMonitor.Configuration()
+        monitor.startTimeout = .milliseconds(300)
+        monitor.stallTimeout = .milliseconds(400)
+        monitor.reportInterval = .milliseconds(200)
+        let server = try await HubTestServer.start(streamMonitor: monitor)
+        let (code, _, phone, _, resume) = try await seatedPlayer(on: server)
+        _ = try await server.call("POST", "/streams/start", token: phone.token, json: """
+            {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
+            """)
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0, payload: TestPhone.silentOpusPacket))
+        _ = await phone.socket.next(where: { jsonObject($0)["state"] as? String == "live" })
+        await phone.socket.drop()
+        try await Task.sleep(for: .milliseconds(1200))  // three stall timeouts with the socket down
+        let audio = { () async throws -> String? in
+            let lobby = try await server.call("GET", "/sessions/\(code)")
+            let player = (lobby.body["players"] as? [[String: Any]])?.first
+            return (player?["stream"] as? [String: Any])?["audio"] as? String
+        }
+        #expect(try await audio() == "live")
+
+        let back = try await TestWebSocketClient.connect(port: server.port, path: resume.path)
+        try await back.send(#"{"type":"hello","resumeToken":"\#(resume.token)"}"#)
+        let failed = await back.next(where: { jsonObject($0)["state"] as? String == "failed" })
+        #expect(jsonObject(failed)["type"] as? String == "stream")
+        #expect(try await audio() == "failed")
         try await server.stop()
     }
 }

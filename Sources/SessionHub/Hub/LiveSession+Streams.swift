@@ -65,12 +65,15 @@ extension LiveSession {
         if streams.isEmpty { disarmMonitor() }
     }
 
-    /// Ticks every monitor: failed tracks go to the journeys, due reports to the players.
+    /// Ticks every monitor: failed tracks go to the journeys, due reports to the players. While a player's socket is
+    /// down (the seat is reconnecting) its tracks are held like muted ones: not failed, and given their full timeout
+    /// again once it is back.
     func monitorTicked() {
         let now = ContinuousClock.now
         for (player, streams) in self.streams {
-            let muted = state.seats[player]?.journey.muted ?? LobbySnapshot.Muted()
-            perform(streams.monitor.tick(now: now, muted: muted), for: player)
+            guard let journey = state.seats[player]?.journey else { continue }
+            let held = journey.connection == .connected ? journey.muted : LobbySnapshot.Muted(video: true, audio: true)
+            perform(streams.monitor.tick(now: now, muted: held), for: player)
         }
     }
 

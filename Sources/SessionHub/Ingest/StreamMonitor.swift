@@ -1,7 +1,7 @@
 /// Watches one player's started tracks: `starting` until the first frame, then `live`; `failed` when no frame came
 /// within `startTimeout` of `POST /streams/start` or none for `stallTimeout` while live. A failed track that sends
 /// again is live again. A muted track is never failed (a muted phone may stop sending); its clock restarts when it
-/// is unmuted. Every `reportInterval` it reports the stream (`stream {state, resolution, fps, uploadKbps}`).
+/// is unmuted. The hub passes a player whose socket is down as muted, so a reconnecting phone is not failed either. Every `reportInterval` it reports the stream (`stream {state, resolution, fps, uploadKbps}`).
 ///
 /// Pure: no clock, no I/O. `LiveSession` feeds it frames and ticks and performs its actions.
 package struct StreamMonitor: Sendable {
