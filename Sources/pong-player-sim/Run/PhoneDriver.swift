@@ -183,11 +183,12 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
     private func scheduleChaos() {
         guard settings.chaosDropsPerMinute > 0, chaosTask == nil else { return }
         let mean = 60 / settings.chaosDropsPerMinute
-        let gap = -mean * log(Double.random(in: Double.ulpOfOne..<1))
+        let gap = -mean * log(min(max(settings.chaosUniform(), Double.ulpOfOne), 1))
         chaosTask = loop.scheduleTask(in: .nanoseconds(Int64(gap * 1e9))) {
             self.chaosTask = nil
             guard !self.audio.stopped else { return }
-            self.perform(self.journey.chaosDrop(now: Self.now(), downFor: Double.random(in: 0.5...3)))
+            let downFor = 0.5 + 2.5 * min(max(self.settings.chaosUniform(), 0), 1)
+            self.perform(self.journey.chaosDrop(now: Self.now(), downFor: downFor))
             self.scheduleChaos()
         }
     }

@@ -20,6 +20,8 @@ struct PhoneSettings: Sendable {
     var readyTimeout: Double = 300
     /// Abrupt socket drops per phone per minute once ready (0: none).
     var chaosDropsPerMinute: Double = 0
+    /// Uniform numbers in (0, 1) that chaos timing is drawn from (a test fixes them).
+    var chaosUniform: @Sendable () -> Double = { Double.random(in: Double.ulpOfOne..<1) }
     /// Cap of the upload-probe filler in bytes per second (0: as fast as the socket drains).
     var fillerBytesPerSecond: Double = 10_000_000 / 8
     /// Spread phones over this many loopback source addresses, 127.0.0.2 and up (1: the system's choice), so a
