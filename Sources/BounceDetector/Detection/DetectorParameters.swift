@@ -30,6 +30,15 @@ public struct DetectorParameters: Sendable, Equatable {
     public var racketMinimumScale: Float = 2
     /// Resonance probability a candidate that only the racket band saw must reach.
     public var racketAcceptance: Float = 0.8
+    /// Bands (of seven, 700 Hz – 10 kHz) that must rise by `racketRiseDB` together in a racket-band-only candidate's
+    /// first 1.5 ms (see `BroadbandAttack`); 0 = not checked.
+    public var racketBands = 0
+    /// Bit flags (experiment, 0 = off): 1 = a racket-band-only candidate that the whole band also sees before its
+    /// decision counts as a whole-band one; 2 = one that the broadband check rejects leaves the hold-offs (refractory,
+    /// frozen background) as they were before it.
+    public var racketUpgrade = 0
+    /// See `racketBands`.
+    public var racketRiseDB: Float = 6
     /// Multiples of the racket-band flux's running deviation above its mean that trigger: a sum over fewer bins
     /// is a heavier-tailed variable than the whole band's, so the same false-alarm rate needs more deviations.
     public var racketDeviations: Float = 10
