@@ -35,7 +35,8 @@ public struct DetectorParameters: Sendable, Equatable {
     public var racketBands = 0
     /// Bit flags (experiment, 0 = off): 1 = a racket-band-only candidate that the whole band also sees before its
     /// decision counts as a whole-band one; 2 = one that the broadband check rejects leaves the hold-offs (refractory,
-    /// frozen background) as they were before it.
+    /// frozen background) as they were before it; 4 = a whole-band trigger supersedes a waiting racket-band-only
+    /// candidate, and is not held off by a rejected one's refractory.
     public var racketUpgrade = 0
     /// See `racketBands`.
     public var racketRiseDB: Float = 6
