@@ -58,6 +58,9 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["rmin"] { p.racketMinimumScale = Float(v) }
                 if let v = overrides["rdev"] { p.racketDeviations = Float(v) }
                 if let v = overrides["raccept"] { p.racketAcceptance = Float(v) }
+                if let v = overrides["rbands"] { p.racketBands = Int(v) }
+                if let v = overrides["rupgrade"] { p.racketUpgrade = Int(v) }
+                if let v = overrides["rrise"] { p.racketRiseDB = Float(v) }
             }
             var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence\n"
             if candidates != nil {

@@ -96,4 +96,31 @@ struct ImpactClassifierTests {
         #expect(p16.fftSize == 64 && p16.bandBins.upperBound <= 32)
         #expect(DetectorParameters(sampleRate: 44100).fftSize == 256)
     }
+
+    @Test("broadband attack: a click in noise rises in every band, a steady tone in none")
+    func broadbandAttack() {
+        let rate = 48_000
+        let ring = SampleRing(minimumCapacity: 4096)
+        defer { ring.deallocate() }
+        let attack = BroadbandAttack(sampleRate: rate)
+        defer { attack.deallocate() }
+        var seed: UInt32 = 1
+        func noise() -> Float {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.002
+        }
+        let onset: Int64 = 2000
+        // A click: a decaying broadband burst over faint noise.
+        for i in 0..<Int64(2600) {
+            var x = noise()
+            if i >= onset { x += Float(i == onset ? 1 : 0) + 0.3 * noise() * 500 * exp(-Float(i - onset) / 48) }
+            ring.write(x, at: i)
+        }
+        #expect(attack.risingBands(at: onset, raw: ring, riseDB: 6) == attack.bands)
+        // A 1.2 kHz tone that was already sounding and keeps on: nothing rises.
+        for i in 0..<Int64(2600) {
+            ring.write(noise() + 0.5 * sin(2 * Float.pi * 1200 * Float(i) / Float(rate)), at: i)
+        }
+        #expect(attack.risingBands(at: onset, raw: ring, riseDB: 6) == 0)
+    }
 }

@@ -24,15 +24,26 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Smallest flux (summed nats) that can trigger: about ten bins rising 10 dB over their floor at once.
     public var minimumFlux: Float = 22
     /// Whether the racket-band flux may trigger on its own (see `ImpactDetector`).
-    public var racketTrigger = false
+    public var racketTrigger = true
     /// Racket-band trigger floor, as a multiple of `minimumFlux` scaled by the band's share of bins: twice the
     /// per-bin rise the whole band needs (about a third of the racket band's bins rising 10 dB at once).
     public var racketMinimumScale: Float = 2
     /// Resonance probability a candidate that only the racket band saw must reach.
     public var racketAcceptance: Float = 0.8
-    /// Multiples of the racket-band flux's running deviation above its mean that trigger: a sum over fewer bins
+    /// Bands (of seven, 700 Hz – 10 kHz) that must rise by `racketRiseDB` together in a racket-band-only candidate's
+    /// first 1.5 ms (see `BroadbandAttack`); 0 = not checked.
+    public var racketBands = 4
+    /// Bit flags (default 2 + 4; see docs/DETECTOR.md): 1 = a racket-band-only candidate that the whole band also sees before its
+    /// decision counts as a whole-band one; 2 = one that the broadband check rejects leaves the hold-offs (refractory,
+    /// frozen background) as they were before it; 4 = a whole-band trigger supersedes a waiting racket-band-only
+    /// candidate, and is not held off by a rejected one's refractory.
+    public var racketUpgrade = 6
+    /// See `racketBands`.
+    public var racketRiseDB: Float = 6
+    /// Multiples of the racket-band flux's running deviation above its mean that trigger (12: at 10, Opus noise
+    /// filling at 0 dB passes false alarms the broadband check cannot reject): a sum over fewer bins
     /// is a heavier-tailed variable than the whole band's, so the same false-alarm rate needs more deviations.
-    public var racketDeviations: Float = 10
+    public var racketDeviations: Float = 12
     /// In a loud room every ball's flux is smaller (its bins rise from a higher floor), so the floor follows the
     /// stream: it may fall to this share of the flux of the stream's recent balls, but not below `lowestFlux`.
     public var fluxShareOfTypical: Float = 0.5

@@ -28,6 +28,7 @@ public final class ImpactDetector {
     /// The racket band's share of the onset band's bins: its trigger floor is the whole band's floor scaled by it.
     private let racketShare: Float
     private let extractor: FeatureExtractor
+    private let broadband: BroadbandAttack
     private let adaptRate: Float
     private let inverseChannels: Float
 
@@ -92,6 +93,7 @@ public final class ImpactDetector {
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
                             lag: parameters.fluxLag)
         extractor = FeatureExtractor(parameters: parameters, window: window)
+        broadband = BroadbandAttack(sampleRate: format.sampleRate)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -102,6 +104,7 @@ public final class ImpactDetector {
         raw.deallocate()
         highPassed.deallocate()
         flux.deallocate()
+        broadband.deallocate()
     }
 
     /// Feeds interleaved samples (any count; a partial frame at the end is ignored) and reports impacts.
@@ -172,11 +175,26 @@ public final class ImpactDetector {
         }
         hopsSeen += 1
 
+        // Bit 4: a racket-band-only candidate never holds off the whole band: while it waits, or once rejected
+        // (from the hold-offs before it), a whole-band trigger takes its place as if it had not been.
+        let supersede = parameters.racketUpgrade & 4 != 0
         if pending == nil, written >= refractoryUntil,
            strength > threshold || (parameters.racketTrigger && racket > racketThreshold) {
             trigger(strength: strength, racketOnly: strength <= threshold)
+        } else if supersede, strength > threshold,
+                  pending?.racketOnly ?? (racketReleased && written >= heldBefore.refractory) {
+            let saved = heldBefore
+            trigger(strength: strength, racketOnly: false)
+            heldBefore = saved
+            if pending.map({ $0.racketOnly }) == false { racketReleased = false }
+            if let candidate = pending { reanchor(candidate) }
         } else if let candidate = pending {
-            reanchor(candidate)
+            // The whole band saw it too (a hop or two after the racket band): full evidence of an impact.
+            if candidate.racketOnly, strength > threshold, parameters.racketUpgrade & 1 != 0 {
+                pending?.racketOnly = false
+                pending?.flux = strength
+            }
+            reanchor(pending!)
         }
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
@@ -191,7 +209,13 @@ public final class ImpactDetector {
             maximumExtension: parameters.samples(parameters.onsetExtensionSeconds))
     }
 
+    /// The hold-offs in force before a racket-band-only candidate: restored if it is rejected as not broadband.
+    private var heldBefore: (refractory: Int64, quiet: Int64) = (0, 0)
+    /// The last candidate was racket-band-only and rejected (see `racketUpgrade` bit 4).
+    private var racketReleased = false
+
     private func trigger(strength: Float, racketOnly: Bool) {
+        if racketOnly { heldBefore = (refractoryUntil, quietUntil) }
         let searchEnd = written
         let searchStart = written - Int64(parameters.fftSize + parameters.hop)
         guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
@@ -203,6 +227,7 @@ public final class ImpactDetector {
 
     private func commit(_ candidate: Candidate) {
         pending = candidate
+        racketReleased = false
         refractoryUntil = candidate.onset + Int64(parameters.samples(parameters.refractorySeconds))
         quietUntil = candidate.onset + Int64(parameters.samples(0.04))
     }
@@ -233,8 +258,22 @@ public final class ImpactDetector {
         candidateObserver?(candidate.onset, features, candidate.flux)
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
-        if candidate.racketOnly { gated.acceptance = max(gated.acceptance, parameters.racketAcceptance) }
-        guard let (kind, confidence) = gated.classify(features) else { return }
+        if candidate.racketOnly {
+            gated.acceptance = max(gated.acceptance, parameters.racketAcceptance)
+            // A racket hit excites every band it has modes in at once; a voice or a note grows band by band.
+            if parameters.racketBands > 0,
+               broadband.risingBands(at: candidate.onset, raw: raw, riseDB: parameters.racketRiseDB)
+                < min(parameters.racketBands, broadband.bands) {
+                // Not an impact: the whole band may still trigger on what follows.
+                if parameters.racketUpgrade & 2 != 0 { (refractoryUntil, quietUntil) = heldBefore }
+                racketReleased = true
+                return
+            }
+        }
+        guard let (kind, confidence) = gated.classify(features) else {
+            racketReleased = candidate.racketOnly
+            return
+        }
         // Each ball teaches the typical attack (clamped so one loud or faint ball moves it by at most 1 dB).
         typicalAttackDB += 0.1 * min(10, max(-10, features.attackDB - typicalAttackDB))
         typicalFlux += 0.1 * (min(2 * typicalFlux, max(0.5 * typicalFlux, candidate.flux)) - typicalFlux)
