@@ -87,11 +87,7 @@ extension EndToEndTests {
 
     @Test("a stream that sends nothing fails with diagnostics (lobby and readiness too); frames make it live again")
     func streamFailure() async throws {
-        var monitor = StreamMonitor.Configuration()
-        monitor.startTimeout = .milliseconds(300)
-        monitor.stallTimeout = .milliseconds(600)
-        monitor.reportInterval = .milliseconds(200)
-        let server = try await HubTestServer.start(streamMonitor: monitor)
+        let server = try await HubTestServer.start(streamMonitor: .quick(stall: .milliseconds(600)))
         let (code, _, phone, _, _) = try await seatedPlayer(on: server)
         let start = try await server.call("POST", "/streams/start", token: phone.token, json: """
             {"sessionCode":"\(code)","video":{"codec":"vp8","quality":"720p","fps":30},"audio":null}
@@ -143,11 +139,7 @@ extension EndToEndTests {
 
     @Test("a phone whose socket is down is not failed; back, it gets its full timeout again")
     func reconnectingIsNotFailed() async throws {
-        var monitor = StreamMonitor.Configuration()
-        monitor.startTimeout = .milliseconds(300)
-        monitor.stallTimeout = .milliseconds(400)
-        monitor.reportInterval = .milliseconds(200)
-        let server = try await HubTestServer.start(streamMonitor: monitor)
+        let server = try await HubTestServer.start(streamMonitor: .quick(stall: .milliseconds(400)))
         let (code, _, phone, _, resume) = try await seatedPlayer(on: server)
         _ = try await server.call("POST", "/streams/start", token: phone.token, json: """
             {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
@@ -169,5 +161,16 @@ extension EndToEndTests {
         #expect(jsonObject(failed)["type"] as? String == "stream")
         #expect(try await audio() == "failed")
         try await server.stop()
+    }
+}
+
+extension StreamMonitor.Configuration {
+    /// Timeouts short enough for a test to see a failure: start 300 ms, `stall`, a report every 200 ms.
+    static func quick(stall: Duration) -> Self {
+        var configuration = Self()
+        configuration.startTimeout = .milliseconds(300)
+        configuration.stallTimeout = stall
+        configuration.reportInterval = .milliseconds(200)
+        return configuration
     }
 }

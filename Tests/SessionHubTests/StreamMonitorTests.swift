@@ -21,21 +21,21 @@ struct StreamMonitorTests {
     @Test("no frame within 3 s of the start fails the track, with the spec's diagnostics")
     func startTimeout() {
         var monitor = StreamMonitor(video: true, audio: false, now: t0)
-        #expect(!monitor.tick(now: at(2999), muted: unmuted).contains(.trackChanged(.video, .failed)))
-        let actions = monitor.tick(now: at(3000), muted: unmuted)
+        #expect(!monitor.tick(now: at(2999), held: unmuted).contains(.trackChanged(.video, .failed)))
+        let actions = monitor.tick(now: at(3000), held: unmuted)
         #expect(actions.first == .trackChanged(.video, .failed))
         let report = monitor.report(now: at(3000))
         #expect(report.state == .failed)
         #expect(report.diagnostics == ["Check camera permissions", "Check network connection", "Restart app if needed"])
-        #expect(monitor.tick(now: at(3500), muted: unmuted).allSatisfy { if case .report = $0 { true } else { false } })
+        #expect(monitor.tick(now: at(3500), held: unmuted).allSatisfy { if case .report = $0 { true } else { false } })
     }
 
     @Test("a live track that stalls 5 s fails; sending again makes it live again")
     func stall() {
         var monitor = StreamMonitor(video: false, audio: true, now: t0)
         _ = monitor.frameArrived(.audio, bytes: 80, now: at(1000))
-        #expect(!monitor.tick(now: at(5999), muted: unmuted).contains(.trackChanged(.audio, .failed)))
-        #expect(monitor.tick(now: at(6000), muted: unmuted).contains(.trackChanged(.audio, .failed)))
+        #expect(!monitor.tick(now: at(5999), held: unmuted).contains(.trackChanged(.audio, .failed)))
+        #expect(monitor.tick(now: at(6000), held: unmuted).contains(.trackChanged(.audio, .failed)))
         #expect(monitor.report(now: at(6000)).diagnostics?.first == "Check microphone permissions")
         #expect(monitor.frameArrived(.audio, bytes: 80, now: at(7000)) == [.trackChanged(.audio, .live)])
         #expect(monitor.report(now: at(7000)).state == .live)
@@ -47,22 +47,22 @@ struct StreamMonitorTests {
         var monitor = StreamMonitor(video: true, audio: false, now: t0)
         _ = monitor.frameArrived(.video, bytes: 5000, now: at(0))
         let mutedVideo = LobbySnapshot.Muted(video: true, audio: false)
-        #expect(!monitor.tick(now: at(20_000), muted: mutedVideo).contains(.trackChanged(.video, .failed)))
-        #expect(!monitor.tick(now: at(21_000), muted: unmuted).contains(.trackChanged(.video, .failed)))
-        #expect(!monitor.tick(now: at(25_999), muted: unmuted).contains(.trackChanged(.video, .failed)))
-        #expect(monitor.tick(now: at(26_000), muted: unmuted).contains(.trackChanged(.video, .failed)))
+        #expect(!monitor.tick(now: at(20_000), held: mutedVideo).contains(.trackChanged(.video, .failed)))
+        #expect(!monitor.tick(now: at(21_000), held: unmuted).contains(.trackChanged(.video, .failed)))
+        #expect(!monitor.tick(now: at(25_999), held: unmuted).contains(.trackChanged(.video, .failed)))
+        #expect(monitor.tick(now: at(26_000), held: unmuted).contains(.trackChanged(.video, .failed)))
     }
 
     @Test("a report each second with the measured rate, fps and resolution")
     func reports() {
         var monitor = StreamMonitor(video: true, audio: true, now: t0)
-        #expect(monitor.tick(now: at(999), muted: unmuted).isEmpty)
+        #expect(monitor.tick(now: at(999), held: unmuted).isEmpty)
         monitor.resolutionSeen(VideoResolution(width: 1280, height: 720))
         for frame in 0..<60 {  // 2 s of 30 fps video at 2 Mbit/s (8333 bytes a frame) and 50 audio packets a second
             _ = monitor.frameArrived(.video, bytes: 8333, now: at(1000 + frame * 1000 / 30))
         }
         for packet in 0..<100 { _ = monitor.frameArrived(.audio, bytes: 100, now: at(1000 + packet * 20)) }
-        let actions = monitor.tick(now: at(3000), muted: unmuted)
+        let actions = monitor.tick(now: at(3000), held: unmuted)
         guard case .report(let report, let grade)? = actions.last else {
             Issue.record("no report in \(actions)")
             return
@@ -72,7 +72,7 @@ struct StreamMonitorTests {
         #expect(report.fps == 30)
         #expect(abs(report.uploadKbps - 2040) < 1)  // (60 × 8333 + 100 × 100) bytes over 2 s
         #expect(grade == .fair)
-        #expect(monitor.tick(now: at(3100), muted: unmuted).isEmpty)  // next report due at 4 s
+        #expect(monitor.tick(now: at(3100), held: unmuted).isEmpty)  // next report due at 4 s
     }
 
     @Test("without video, resolution and fps are null")

@@ -32,6 +32,16 @@ struct VideoInspectionTests {
         #expect(whole.withUnsafeBytes { parser.resolution(of: $0) }?.description == "1280x720")
     }
 
+    @Test("the SPS scan stops at the first slice: parameter sets only count before the picture data")
+    func spsScanStopsAtSlice() {
+        let spsFirst: [UInt8] = [0, 0, 1, 0x67, 0x42, 0, 0, 1, 0x65, 0x88]
+        let sliceFirst: [UInt8] = [0, 0, 1, 0x65, 0x88, 0, 0, 1, 0x67, 0x42]  // "00 00 01 67" inside slice data
+        let seiThenSPS: [UInt8] = [0, 0, 1, 0x06, 0x05, 0, 0, 1, 0x67, 0x42]
+        #expect(spsFirst.withUnsafeBytes { H264ResolutionParser.containsSequenceParameterSet($0) })
+        #expect(!sliceFirst.withUnsafeBytes { H264ResolutionParser.containsSequenceParameterSet($0) })
+        #expect(seiThenSPS.withUnsafeBytes { H264ResolutionParser.containsSequenceParameterSet($0) })
+    }
+
     @Test("a VP8 key frame from libvpx carries its size; an interframe none; junk is not VP8")
     func vp8() throws {
         let key = try fixture("vp8_640x480_key.vp8")

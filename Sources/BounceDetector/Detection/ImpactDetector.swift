@@ -194,7 +194,7 @@ public final class ImpactDetector {
                 pending?.racketOnly = false
                 pending?.flux = strength
             }
-            reanchor(pending!)
+            if let current = pending { reanchor(current) }
         }
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil

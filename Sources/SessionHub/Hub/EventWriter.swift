@@ -29,8 +29,9 @@ final class EventWriter: Sendable {
 
     private func writePending() {
         let events = pending.withLockedValue { events in
-            defer { events.removeAll(keepingCapacity: true) }
-            return events
+            let taken = events
+            events = []
+            return taken
         }
         do throws(StoreError) {
             try store.appendEvents(events)

@@ -73,7 +73,7 @@ extension LiveSession {
         for (player, streams) in self.streams {
             guard let journey = state.seats[player]?.journey else { continue }
             let held = journey.connection == .connected ? journey.muted : LobbySnapshot.Muted(video: true, audio: true)
-            perform(streams.monitor.tick(now: now, muted: held), for: player)
+            perform(streams.monitor.tick(now: now, held: held), for: player)
         }
     }
 

@@ -10,8 +10,8 @@ final class PlayerStreams {
     let audio: AudioIngest?
     /// The video track's codec; nil without video.
     let videoCodec: MediaFrame.Codec?
-    /// Reads H.264 picture sizes (made on the first H.264 key frame).
-    private var h264: H264ResolutionParser?
+    /// Reads H.264 picture sizes (an H.264 video track only).
+    private let h264: H264ResolutionParser?
     /// The `POST /streams/start` answer's id, for logs.
     let streamId: String
     /// The last media error sent to the player.
@@ -29,6 +29,7 @@ final class PlayerStreams {
             try AudioIngest(codec: audio.codec, preSkip: audio.preSkip ?? 0)
         }
         videoCodec = request.video.map { $0.codec == .h264 ? .h264 : .vp8 }
+        h264 = videoCodec == .h264 ? H264ResolutionParser() : nil
     }
 
     /// Learns the picture size from a video payload, when it carries one.
@@ -36,8 +37,6 @@ final class PlayerStreams {
         let resolution: VideoResolution?
         switch codec {
         case .h264:
-            guard H264ResolutionParser.containsSequenceParameterSet(payload) else { return }
-            if h264 == nil { h264 = H264ResolutionParser() }
             resolution = h264?.resolution(of: payload)
         case .vp8:
             resolution = VP8FrameHeader(payload)?.resolution

@@ -117,9 +117,9 @@ public final class AudioIngest {
     }
 
     private func feed(_ pcm: UnsafeBufferPointer<Float>, onDetection: (Detection) -> Void) {
-        guard let detector, var timeline else { return }
-        timeline.fed(frames: pcm.count / detector.format.channels)
-        self.timeline = timeline
+        guard let detector else { return }
+        self.timeline?.fed(frames: pcm.count / detector.format.channels)
+        guard let timeline else { return }
         detector.process(pcm) { impact in
             let frame = timeline.streamFrame(ofDetectorFrame: impact.frame)
             let streamTime = timeline.streamTime(ofStreamFrame: frame)

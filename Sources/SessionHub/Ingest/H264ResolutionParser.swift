@@ -56,12 +56,18 @@ package final class H264ResolutionParser {
         return VideoResolution(width: width, height: height)
     }
 
-    /// Whether an Annex-B byte stream holds a NAL unit of type 7 (after a `00 00 01` start code).
+    /// Whether an Annex-B byte stream holds a NAL unit of type 7 (after a `00 00 01` start code). Parameter sets
+    /// precede the picture's slices, so the scan stops at the first slice (types 1–5): the bulk of a frame, its
+    /// slice data, is never read.
     static func containsSequenceParameterSet(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 2
         while index + 1 < bytes.count {
-            if bytes[index] == 1, bytes[index - 1] == 0, bytes[index - 2] == 0, bytes[index + 1] & 0x1f == 7 {
-                return true
+            if bytes[index] == 1, bytes[index - 1] == 0, bytes[index - 2] == 0 {
+                switch bytes[index + 1] & 0x1f {
+                case 7: return true
+                case 1...5: return false
+                default: break
+                }
             }
             index += 1
         }

@@ -1,7 +1,8 @@
 /// Watches one player's started tracks: `starting` until the first frame, then `live`; `failed` when no frame came
 /// within `startTimeout` of `POST /streams/start` or none for `stallTimeout` while live. A failed track that sends
 /// again is live again. A muted track is never failed (a muted phone may stop sending); its clock restarts when it
-/// is unmuted. The hub passes a player whose socket is down as muted, so a reconnecting phone is not failed either. Every `reportInterval` it reports the stream (`stream {state, resolution, fps, uploadKbps}`).
+/// is unmuted. The hub holds every track of a player whose socket is down the same way, so a reconnecting phone is
+/// not failed either. Every `reportInterval` it reports the stream (`stream {state, resolution, fps, uploadKbps}`).
 ///
 /// Pure: no clock, no I/O. `LiveSession` feeds it frames and ticks and performs its actions.
 package struct StreamMonitor: Sendable {
@@ -35,7 +36,7 @@ package struct StreamMonitor: Sendable {
         var state: MediaState = .starting
         /// The start, the last frame, or the last unmute: what the timeouts count from.
         var since: ContinuousClock.Instant
-        var muted = false
+        var held = false
     }
 
     package let configuration: Configuration
@@ -77,17 +78,18 @@ package struct StreamMonitor: Sendable {
         self.resolution = resolution
     }
 
-    /// Time passed: fails overdue tracks and reports when a report is due. `muted` is the player's current mute
-    /// state; a track unmuted since the last tick gets its full timeout again.
-    package mutating func tick(now: ContinuousClock.Instant, muted: LobbySnapshot.Muted) -> [Action] {
+    /// Time passed: fails overdue tracks and reports when a report is due. `held` says which tracks may not fail
+    /// now (muted ones; all of them while the player's socket is down); a track released since the last tick gets
+    /// its full timeout again.
+    package mutating func tick(now: ContinuousClock.Instant, held: LobbySnapshot.Muted) -> [Action] {
         var actions: [Action] = []
         let configuration = self.configuration
         for kind in MediaKind.allCases {
-            let isMuted = kind == .video ? muted.video : muted.audio
+            let isHeld = kind == .video ? held.video : held.audio
             let action = update(kind) { track in
-                defer { track.muted = isMuted }
-                if track.muted, !isMuted { track.since = now }
-                guard !isMuted, track.state != .failed else { return nil }
+                defer { track.held = isHeld }
+                if track.held, !isHeld { track.since = now }
+                guard !isHeld, track.state != .failed else { return nil }
                 let limit = track.state == .live ? configuration.stallTimeout : configuration.startTimeout
                 guard now - track.since >= limit else { return nil }
                 track.state = .failed

@@ -93,9 +93,9 @@ struct Report: Hashable, Sendable {
         for (code, count) in values.errors.sorted(by: { $0.key < $1.key }) {
             lines.append("    \(code + String(repeating: " ", count: max(1, 28 - code.count))) \(count)")
         }
-        if !values.uploadMbps.isEmpty {
-            let sorted = values.uploadMbps.sorted()
-            lines.append("  test uploadMbps  min \(sorted.first!)  median \(sorted[sorted.count / 2])  max \(sorted.last!)")
+        let sorted = values.uploadMbps.sorted()
+        if let low = sorted.first, let high = sorted.last {
+            lines.append("  test uploadMbps  min \(low)  median \(sorted[sorted.count / 2])  max \(high)")
         }
         return lines.joined(separator: "\n")
     }
