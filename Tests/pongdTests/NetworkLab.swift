@@ -23,6 +23,9 @@ struct NetworkLab {
     /// Why link tests are skipped where `available` is false.
     static let unavailableReason = "needs root, iproute2 (ip, tc) and network namespaces"
 
+    /// How long the shaped uplink's queue is (tbf's `latency`).
+    static let uplinkQueue = "1000ms"
+
     /// A fresh pair of namespaces joined by a veth pair; the phone's upload is limited to `mbit` Mbit/s by a token
     /// bucket filter (`tbf`) on its end.
     static func veth(shapingPhoneUploadTo mbit: Double, tag: String) throws -> NetworkLab {
@@ -38,9 +41,11 @@ struct NetworkLab {
         try check(ip, ["-n", lab.serverNamespace, "link", "set", server, "up"])
         try check(ip, ["-n", lab.phoneNamespace, "link", "set", phone, "up"])
         // A bucket of 64 KB: large enough for the rate at any kernel HZ; the prober discards the first 0.4 s, which
-        // covers the initial burst at the slowest rate tested.
+        // covers the initial burst at the slowest rate tested. A queue of 1 s, like a phone's bloated uplink buffer:
+        // with tbf's shallow 50 ms tail drop TCP lost up to half its packets, and one retransmission timeout in the
+        // 2 s test cost up to 28 % of the measured rate (BENCHMARKS.md, "The prober on shaped links").
         try check(ip, ["netns", "exec", lab.phoneNamespace, try requireTool("tc"), "qdisc", "add", "dev", phone, "root",
-                       "tbf", "rate", "\(Int(mbit * 1000))kbit", "burst", "64kb", "latency", "50ms"])
+                       "tbf", "rate", "\(Int(mbit * 1000))kbit", "burst", "64kb", "latency", Self.uplinkQueue])
         return lab
     }
 
