@@ -25,6 +25,10 @@ struct DetectCommand: ParsableCommand {
                                visibility: .hidden))
     var candidates: String?
 
+    @Option(help: ArgumentHelp("Also write every hop's flux and trigger levels to this CSV (diagnostics).",
+                               visibility: .hidden))
+    var hops: String?
+
     @Option(help: ArgumentHelp("Override detector parameters, e.g. gate=1.6,flux=10,dev=5 (experiments).",
                                visibility: .hidden))
     var tune: String?
@@ -61,14 +65,24 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["rbands"] { p.racketBands = Int(v) }
                 if let v = overrides["rupgrade"] { p.racketUpgrade = Int(v) }
                 if let v = overrides["rrise"] { p.racketRiseDB = Float(v) }
+                if let v = overrides["bandattack"] { p.bandAttack = v != 0 }
+                if let v = overrides["warm"] { p.warmStart = v != 0 }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux in
-                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f\n", Double(onset) / rate, flux,
+                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%d,%.2f\n", Double(onset) / rate, flux,
                                             f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
-                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence)
+                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB)
+                }
+            }
+            var hopRows = "time,flux,threshold,racket,racket_threshold\n"
+            if hops != nil {
+                let rate = Double(source.format.sampleRate)
+                detector.hopObserver = { end, flux, threshold, racket, racketThreshold in
+                    hopRows += String(format: "%.5f,%.2f,%.2f,%.2f,%.2f\n", Double(end) / rate, flux, threshold, racket,
+                                      racketThreshold)
                 }
             }
             try source.forEachChunk { chunk in
@@ -77,6 +91,9 @@ struct DetectCommand: ParsableCommand {
             detector.finish { impacts.append($0) }
             if let candidates {
                 try? candidateRows.write(toFile: candidates, atomically: true, encoding: .utf8)
+            }
+            if let hops {
+                try? hopRows.write(toFile: hops, atomically: true, encoding: .utf8)
             }
         } catch let error as AudioError {
             FileHandle.standardError.write(Data("pongd detect: \(file): \(error.message)\n".utf8))

@@ -66,14 +66,14 @@ struct ImpactClassifierTests {
     func attackGate() {
         #expect(classifier.attackGate(typicalAttackDB: 30) == classifier.minimumAttackDB)
         #expect(classifier.attackGate(typicalAttackDB: 0) == classifier.attackFloorDB)
-        let middle = classifier.attackGate(typicalAttackDB: classifier.attackBelowTypicalDB + 7)
-        #expect(middle == 7)
+        let middle = (classifier.attackFloorDB + classifier.minimumAttackDB) / 2
+        #expect(classifier.attackGate(typicalAttackDB: classifier.attackBelowTypicalDB + middle) == middle)
     }
 
     @Test("confidence is in 0…1 and grows with the attack's clearance")
     func confidence() throws {
         var faint = ball
-        faint.attackDB = 9
+        faint.attackDB = classifier.minimumAttackDB + 1
         let strong = try #require(classifier.classify(ball)).confidence
         let weak = try #require(classifier.classify(faint)).confidence
         #expect(strong > weak)
@@ -97,13 +97,12 @@ struct ImpactClassifierTests {
         #expect(DetectorParameters(sampleRate: 44100).fftSize == 256)
     }
 
-    @Test("broadband attack: a click in noise rises in every band, a steady tone in none")
-    func broadbandAttack() {
+    @Test("onset bands: a click in noise rises in every band, a steady tone in none; the attack is the second band")
+    func onsetBands() {
         let rate = 48_000
         let ring = SampleRing(minimumCapacity: 4096)
         defer { ring.deallocate() }
-        let attack = BroadbandAttack(sampleRate: rate)
-        defer { attack.deallocate() }
+        let bands = OnsetBands(sampleRate: rate)
         var seed: UInt32 = 1
         func noise() -> Float {
             seed = seed &* 1_664_525 &+ 1_013_904_223
@@ -116,11 +115,40 @@ struct ImpactClassifierTests {
             if i >= onset { x += Float(i == onset ? 1 : 0) + 0.3 * noise() * 500 * exp(-Float(i - onset) / 48) }
             ring.write(x, at: i)
         }
-        #expect(attack.risingBands(at: onset, raw: ring, riseDB: 6) == attack.bands)
+        let click = bands.measure(at: onset, raw: ring)
+        #expect(bands.bands == 7)
+        #expect(click.risingBands(atLeast: 6) == bands.bands)
+        #expect(click.attackDB > 20)
         // A 1.2 kHz tone that was already sounding and keeps on: nothing rises.
         for i in 0..<Int64(2600) {
             ring.write(noise() + 0.5 * sin(2 * Float.pi * 1200 * Float(i) / Float(rate)), at: i)
         }
-        #expect(attack.risingBands(at: onset, raw: ring, riseDB: 6) == 0)
+        let tone = bands.measure(at: onset, raw: ring)
+        #expect(tone.risingBands(atLeast: 6) == 0)
+        #expect(abs(tone.attackDB) < 3)
+        // A 3.5 kHz note fading in over 1 ms at the onset, 8 dB over a loud room: it rises in its own band (and its
+        // neighbours through the filters' skirts) but not across the spectrum; its attack is the second band's rise.
+        for i in 0..<Int64(2600) {
+            let t = Float(i - onset) / Float(rate)
+            let fade = min(1, max(0, t / 0.001))
+            ring.write(250 * noise() + fade * 0.5 * sin(2 * Float.pi * 3500 * t), at: i)
+        }
+        let note = bands.measure(at: onset, raw: ring)
+        let sorted = (0..<bands.bands).map { note.attack[$0] }.sorted(by: >)
+        #expect(note.attackDB == sorted[1])
+        #expect(sorted[0] > sorted[1])
+        #expect(note.risingBands(atLeast: 6) <= 3)
+    }
+
+    @Test("onset bands at 16 kHz keep only the bands that start well under 0.45 × the rate")
+    func onsetBandsLowRate() {
+        let bands = OnsetBands(sampleRate: 16_000)
+        #expect(bands.bands == 6)
+        let ring = SampleRing(minimumCapacity: 2048)
+        defer { ring.deallocate() }
+        for i in 0..<Int64(1200) { ring.write(i >= 800 ? (i == 800 ? 1 : 0) : 0, at: i) }
+        let impulse = bands.measure(at: 800, raw: ring)
+        #expect(impulse.risingBands(atLeast: 6) == 6)
+        #expect(impulse.attack[6].isInfinite && impulse.attack[6] < 0)
     }
 }

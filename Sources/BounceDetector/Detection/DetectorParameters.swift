@@ -31,13 +31,19 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Resonance probability a candidate that only the racket band saw must reach.
     public var racketAcceptance: Float = 0.8
     /// Bands (of seven, 700 Hz – 10 kHz) that must rise by `racketRiseDB` together in a racket-band-only candidate's
-    /// first 1.5 ms (see `BroadbandAttack`); 0 = not checked.
-    public var racketBands = 4
+    /// first 1.5 ms (see `OnsetBands`); 0 = not checked. Three: a racket's rubber-damped modes spread over 1–4 kHz
+    /// (three to four bands), a voice's or a note's first partials do not.
+    public var racketBands = 3
     /// Bit flags (default 2 + 4; see docs/DETECTOR.md): 1 = a racket-band-only candidate that the whole band also sees before its
     /// decision counts as a whole-band one; 2 = one that the broadband check rejects leaves the hold-offs (refractory,
     /// frozen background) as they were before it; 4 = a whole-band trigger supersedes a waiting racket-band-only
     /// candidate, and is not held off by a rejected one's refractory.
     public var racketUpgrade = 6
+    /// Attack measured in the onset's own bands (`OnsetBands`), not over the whole high-passed band.
+    public var bandAttack = true
+    /// The stream's typical attack starts as a plain mean of its first balls (else a running mean over ten from the
+    /// quiet-room prior): the gate learns a loud room in a few balls, not twenty.
+    public var warmStart = true
     /// See `racketBands`.
     public var racketRiseDB: Float = 6
     /// Multiples of the racket-band flux's running deviation above its mean that trigger (12: at 10, Opus noise

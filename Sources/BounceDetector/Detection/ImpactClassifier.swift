@@ -16,12 +16,13 @@ import Foundation
 /// How loud a sound is never makes it a ball. The kind comes from the excess spectrum's centroid. Pure and
 /// allocation-free.
 public struct ImpactClassifier: Sendable, Equatable {
-    /// An impact starts abruptly: its first 2.5 ms carry this much more energy than the 7 ms before (dB).
-    public var minimumAttackDB: Float = 8
+    /// An impact starts abruptly: in its own bands its first 2.5 ms carry this much more power than 10…3 ms
+    /// before (dB; see `ImpactFeatures.attackDB`).
+    public var minimumAttackDB: Float = 10
     /// In a loud room the noise caps how far any ball's attack can clear it, so the gate follows the stream: a
     /// candidate may stand `attackBelowTypicalDB` under the attack of the stream's recent balls (see
     /// `ImpactDetector`), but the gate never drops below `attackFloorDB` nor rises above `minimumAttackDB`.
-    public var attackFloorDB: Float = 6
+    public var attackFloorDB: Float = 8
     /// See `attackFloorDB`.
     public var attackBelowTypicalDB: Float = 8
     /// Above this share of energy over 6.5 kHz the sound is a hi-hat or cymbal, not a ball.

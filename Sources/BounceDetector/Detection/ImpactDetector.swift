@@ -16,6 +16,9 @@ public final class ImpactDetector {
     public let classifier: ImpactClassifier
     /// Called for every candidate with its features, whether accepted or not (diagnostics; nil in production).
     package var candidateObserver: ((_ onset: Int64, _ features: ImpactFeatures, _ flux: Float) -> Void)?
+    /// Called at every hop end with the whole band's and the racket band's flux and trigger levels (diagnostics).
+    package var hopObserver: ((_ end: Int64, _ flux: Float, _ threshold: Float, _ racket: Float,
+                               _ racketThreshold: Float) -> Void)?
 
     private let fft: RealFFT
     private let window: UnsafeMutablePointer<Float>
@@ -28,7 +31,6 @@ public final class ImpactDetector {
     /// The racket band's share of the onset band's bins: its trigger floor is the whole band's floor scaled by it.
     private let racketShare: Float
     private let extractor: FeatureExtractor
-    private let broadband: BroadbandAttack
     private let adaptRate: Float
     private let inverseChannels: Float
 
@@ -53,10 +55,13 @@ public final class ImpactDetector {
     }
     private var refractoryUntil: Int64 = 0
     /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
-    /// Starts where a quiet room puts it, so the gate starts at `minimumAttackDB`.
+    /// Starts as if one ball had cleared a quiet room by 24 dB (balls do by ≈ 30 at 20 dB SNR, ≈ 15 at 0 dB), so
+    /// the gate starts at `minimumAttackDB` and reaches a loud room's within three balls.
     private var typicalAttackDB: Float = 24
     /// Running mean of the trigger flux of the balls this stream has reported (starts where a quiet room puts it).
     private var typicalFlux: Float = 100
+    /// Balls this stream has reported (the weight of the typical attack's first steps).
+    private var learnedBalls = 0
     /// The background stays frozen until here (an impact and its first reflections are sounding).
     private var quietUntil: Int64 = 0
 
@@ -92,8 +97,7 @@ public final class ImpactDetector {
                             racketBand: parameters.racketBins, gate: parameters.gateNats,
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
                             lag: parameters.fluxLag)
-        extractor = FeatureExtractor(parameters: parameters, window: window)
-        broadband = BroadbandAttack(sampleRate: format.sampleRate)
+        extractor = FeatureExtractor(parameters: parameters, window: window, bands: OnsetBands(sampleRate: format.sampleRate))
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -104,7 +108,6 @@ public final class ImpactDetector {
         raw.deallocate()
         highPassed.deallocate()
         flux.deallocate()
-        broadband.deallocate()
     }
 
     /// Feeds interleaved samples (any count; a partial frame at the end is ignored) and reports impacts.
@@ -174,6 +177,7 @@ public final class ImpactDetector {
             racketStatistics.add(racket, rate: rate)
         }
         hopsSeen += 1
+        hopObserver?(written, strength, threshold, racket, racketThreshold)
 
         // Bit 4: a racket-band-only candidate never holds off the whole band: while it waits, or once rejected
         // (from the hold-offs before it), a whole-band trigger takes its place as if it had not been.
@@ -261,9 +265,7 @@ public final class ImpactDetector {
         if candidate.racketOnly {
             gated.acceptance = max(gated.acceptance, parameters.racketAcceptance)
             // A racket hit excites every band it has modes in at once; a voice or a note grows band by band.
-            if parameters.racketBands > 0,
-               broadband.risingBands(at: candidate.onset, raw: raw, riseDB: parameters.racketRiseDB)
-                < min(parameters.racketBands, broadband.bands) {
+            if parameters.racketBands > 0, features.risingBands < min(parameters.racketBands, extractor.bands.bands) {
                 // Not an impact: the whole band may still trigger on what follows.
                 if parameters.racketUpgrade & 2 != 0 { (refractoryUntil, quietUntil) = heldBefore }
                 racketReleased = true
@@ -274,8 +276,12 @@ public final class ImpactDetector {
             racketReleased = candidate.racketOnly
             return
         }
-        // Each ball teaches the typical attack (clamped so one loud or faint ball moves it by at most 1 dB).
-        typicalAttackDB += 0.1 * min(10, max(-10, features.attackDB - typicalAttackDB))
+        // Each ball teaches the typical attack: a plain mean over the first balls (the quiet-room prior counts as
+        // one), then a running mean over about ten, each step clamped to 10 dB so one loud or faint ball moves it
+        // little. The typical flux follows at a tenth per ball (faster, it let more of a loud room's bursts trigger).
+        let weight = parameters.warmStart ? max(0.1, 1 / Float(learnedBalls + 2)) : 0.1
+        learnedBalls += 1
+        typicalAttackDB += weight * min(10, max(-10, features.attackDB - typicalAttackDB))
         typicalFlux += 0.1 * (min(2 * typicalFlux, max(0.5 * typicalFlux, candidate.flux)) - typicalFlux)
         onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                         kind: kind, confidence: confidence))

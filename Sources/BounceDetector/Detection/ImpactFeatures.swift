@@ -16,7 +16,8 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// dB (high-passed signal): impacts ring down from their peak, voices and squeaks hold or grow. Anchored on the
     /// peak, it stays right when codec pre-echo pulls the onset early.
     public var decayDB: Float
-    /// Energy of the first 2.5 ms over the 4 ms before the onset, dB (high-passed signal).
+    /// How far the onset rises above the room just before it, dB: the second highest of seven bands' power over the
+    /// first 2.5 ms against 10…3 ms before the onset (see `OnsetBands`).
     public var attackDB: Float
     /// How narrow the strongest peaks are: their power over the power three bins to either side, dB. A mode of
     /// the ball's shell is a resonance one Hann main lobe wide; a clap's band of noise is a broad hump.
@@ -34,6 +35,11 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// the peaks, one minus |X₃X₁ − X₂²| / (|X₃||X₁| + |X₂|²): 1 for ringing modes, about ⅓ for a band of noise,
     /// whose phase and level wander at random from hop to hop. Independent of level, and of how damped a mode is.
     public var lineCoherence: Float = 0
+    /// Bands (of seven) whose first 1.5 ms rise by the detector's `racketRiseDB` over 10…3 ms before the onset: a
+    /// struck object excites every band it has modes in at once, a voice or a note grows band by band.
+    public var risingBands: Int = 0
+    /// The whole band's attack: the first 2.5 ms over 10…3 ms before the onset, high-passed signal, dB (diagnostic).
+    public var wholeBandAttackDB: Float = 0
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
                 peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0,
@@ -56,6 +62,7 @@ public struct ImpactFeatures: Sendable, Equatable {
 struct FeatureExtractor {
     let parameters: DetectorParameters
     let window: UnsafeMutablePointer<Float>
+    let bands: OnsetBands
 
     /// Features of the impact starting at `onset`; the rings must hold `onset - 10 ms ..< onset + decisionDelay`.
     func measure(onset: Int64, raw: SampleRing, highPassed: SampleRing, fft: RealFFT, flux: SpectralFlux)
@@ -80,18 +87,23 @@ struct FeatureExtractor {
         }
         let tiny: Float = 1e-20
         let coherence = lineCoherence(of: attack.peaks, end: decision, raw: raw, fft: fft)
-        return ImpactFeatures(
+        let rises = bands.measure(at: onset, raw: raw)
+        let wholeBand = 10 * log10(max(early, tiny) / max(floor, tiny))
+        var features = ImpactFeatures(
             snrDB: 10 * log10(max(attack.excess, tiny) / max(attack.background, tiny)),
             centroidHz: attack.centroidHz,
             tonality: attack.tonality,
             highShare: attack.highShare,
             decayDB: 10 * log10(max(late - floor, tiny + 1e-3 * loudest) / max(loudest - floor, tiny)),
-            attackDB: 10 * log10(max(early, tiny) / max(floor, tiny)),
+            attackDB: parameters.bandAttack ? rises.attackDB : wholeBand,
             peakContrastDB: attack.contrastDB,
             ringingTonality: ringing.tonality,
             ringingContrastDB: ringing.contrastDB,
             peakPersistence: attack.peaks.persistence(in: ringing.peaks),
             lineCoherence: coherence)
+        features.risingBands = rises.risingBands(atLeast: parameters.racketRiseDB)
+        features.wholeBandAttackDB = wholeBand
+        return features
     }
 
     /// See `ImpactFeatures.lineCoherence`. Three frames a hop apart, the last ending at `end` (the decision point):
