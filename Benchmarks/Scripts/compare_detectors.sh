@@ -24,6 +24,7 @@
 #   P=/root/peer-venvs/librosa/bin/python G=../shared/tools/gen_corpus.py     # from the repo root
 #   $P $G --seed 1 --dur 60  --out /work/corpus/test --also44k --opus 24      # scored here
 #   $P $G --seed 2 --dur 60  --out /work/corpus/dev  --also44k --opus 24      # tune thresholds here only
+#   for s in 4 5 6 7; do $P $G --seed $s --dur 60 --out /work/corpus/dev$s --opus 24; done   # tuning too
 #   $P $G --seed 3 --dur 600 --out /work/corpus/long --also44k                # throughput + larger test
 # The generator writes <set>_snr{20,10,00}.wav (48 kHz mono PCM16), <set>_events.csv
 # (time_s,type,gain_db; type bounce|hit), and with --opus 24: <set>_snrNN.opus (Ogg Opus, 24 kb/s

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Fit ImpactClassifier's resonance weights on tuning candidates only (gen_corpus seeds 2 and 4; never 1 or 3).
+"""Fit ImpactClassifier's resonance weights on tuning candidates only (gen_corpus seeds 2, 4, 5, 6, 7; never 1 or 3).
 
   pongd detect <tuning file> --candidates t_<set>_<snr>_<wav|opus>.cand --tune accept=0,attack=-99,decay=99,high=1
-  python3 fit_classifier.py --events dev=dev_events.csv --events dev4=dev4_events.csv t_*.cand
+  python3 fit_classifier.py --events dev=dev_events.csv --events dev4=dev4_events.csv ... t_*.cand
 
 The classifier asks two questions (see ImpactClassifier.swift): is the sound impulsive (attack, high share, decay:
 fixed physical rules, applied here too), and does it ring at resonances like a struck shell? The second is a
 logistic score over tonality, late peak contrast and peak persistence, fitted here on
-candidates clean enough to judge (attack >= 10 dB). A candidate is positive when a labelled ball impact lies within
+candidates clean enough to judge (attack >= 12 dB: the band attack, OnsetBands). A candidate is positive when a labelled ball impact lies within
 +-5 ms. Prints Swift-ready terms and the mean tuning F1 (+-5 ms) per acceptance threshold.
 """
 import argparse
@@ -20,7 +20,7 @@ RESONANCE = [  # name, clip range. The onset frame's peak contrast is left out: 
     # redundant (it fitted with a small negative weight).
     ("tonality", (0, 1)), ("ring_contrast_db", (-10, 20)), ("persistence", (0, 1)), ("coherence", (0, 1)),
 ]
-MIN_ATTACK_DB, MAX_HIGH_SHARE, MAX_DECAY_DB, CLEAN_ATTACK_DB = 8.0, 0.75, -1.0, 10.0
+MIN_ATTACK_DB, MAX_HIGH_SHARE, MAX_DECAY_DB, CLEAN_ATTACK_DB = 10.0, 0.75, -1.0, 12.0
 
 
 def f1(ev, t, win=0.005):

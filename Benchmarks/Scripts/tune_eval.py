@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Score `pongd detect` on the TUNING files only (gen_corpus seeds 2 and 4: dev_*, dev4_*), every SNR, WAV and
+"""Score `pongd detect` on the TUNING files only (gen_corpus seeds 2, 4, 5, 6, 7: dev_*, dev4_* … dev7_*), every SNR, WAV and
 Opus, with per-file precision and recall, so a change can be judged before it ever meets the held-out seeds.
 
-  tune_eval.py PONGD [--corpus /work/corpus] [--tune k=v,...] [--sets dev,dev4] [--out DIR]
+  tune_eval.py PONGD [--corpus /work/corpus] [--tune k=v,...] [--sets dev,dev4,dev5,dev6,dev7] [--out DIR]
 
 Prints P/R/F1 at +-5 ms (and +-10 ms at 0 dB), bias/MAE, and the mean per condition. Never pass test or long here.
 """
@@ -28,7 +28,7 @@ def main():
     ap.add_argument("pongd")
     ap.add_argument("--corpus", default="/work/corpus")
     ap.add_argument("--tune", default="")
-    ap.add_argument("--sets", default="dev,dev4")
+    ap.add_argument("--sets", default="dev,dev4,dev5,dev6,dev7")
     ap.add_argument("--out", default="/tmp/tune_eval")
     ap.add_argument("--candidates", action="store_true", help="also write --candidates CSVs")
     a = ap.parse_args()
