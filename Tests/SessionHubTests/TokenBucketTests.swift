@@ -32,10 +32,29 @@ struct TokenBucketTests {
 
     @Test("idle addresses are forgotten so the table stays bounded")
     func pruning() {
-        var limiter = KeyedRateLimiter<Int>(capacity: 2, perSecond: 1)
+        var limiter = KeyedRateLimiter<Int>(capacity: 2, perSecond: 1)   // a bucket refills in 2 s
         for key in 0..<1000 { _ = limiter.attempt(key, now: t0) }
         #expect(limiter.trackedKeys == 1000)
         for key in 0..<24 { _ = limiter.attempt(10_000 + key, now: t0 + .seconds(10)) }
-        #expect(limiter.trackedKeys < 100)
+        #expect(limiter.trackedKeys == 24)
+    }
+
+    @Test("a key that is still limited is never forgotten across generations; one idle for the refill time may be")
+    func generations() {
+        var limiter = KeyedRateLimiter<String>(capacity: 2, perSecond: 1)   // refill time 2 s
+        #expect(limiter.attempt("a", now: t0) == nil)
+        #expect(limiter.attempt("a", now: t0) == nil)
+        #expect(limiter.attempt("a", now: t0) == 1)
+        // Other traffic rotates the generations at 2 s; "a" (touched at 0) moves to the previous one.
+        _ = limiter.attempt("b", now: t0 + .milliseconds(2100))
+        #expect(limiter.trackedKeys == 2)
+        // At 2.5 s "a" has refilled 2.5 tokens' worth, capped at 2: allowed twice, then limited again.
+        #expect(limiter.attempt("a", now: t0 + .milliseconds(2500)) == nil)
+        #expect(limiter.attempt("a", now: t0 + .milliseconds(2500)) == nil)
+        #expect(limiter.attempt("a", now: t0 + .milliseconds(2500)) == 1)
+        // "a" was found in the previous generation and moved back: the next rotation keeps it.
+        _ = limiter.attempt("c", now: t0 + .milliseconds(4200))
+        #expect(limiter.attempt("a", now: t0 + .milliseconds(4200)) == nil)
+        #expect(limiter.attempt("a", now: t0 + .milliseconds(4200)) == 1)
     }
 }

@@ -45,29 +45,51 @@ package struct TokenBucket: Sendable, Equatable {
     }
 }
 
-/// Token buckets per key (a client address), pruning full buckets so memory stays bounded. Pure.
+/// Token buckets per key (a client address) in two generations, so memory stays bounded without ever scanning the
+/// table. Pure.
+///
+/// A bucket left alone for `refillTime` (capacity / perSecond) is full again, and a full bucket is the same as none.
+/// So every `refillTime` the current generation becomes the previous one and the previous one is dropped whole: a
+/// key dropped that way was last touched at least `refillTime` before. A key found in the previous generation
+/// moves to the current one. Each attempt costs O(1); the old generation is freed in one piece.
 package struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
     private let capacity: Double
     private let perSecond: Double
-    private var buckets: [Key: TokenBucket] = [:]
-    private var checks = 0
+    private let refillTime: Duration
+    private var current: [Key: TokenBucket] = [:]
+    private var previous: [Key: TokenBucket] = [:]
+    private var rotatedAt: ContinuousClock.Instant?
 
     /// `capacity` attempts at once per key, refilled at `perSecond` (10 a minute: capacity 10, 10/60 per second).
     package init(capacity: Double, perSecond: Double) {
         self.capacity = capacity
         self.perSecond = perSecond
+        let seconds = capacity / max(perSecond, 1e-9)
+        refillTime = .nanoseconds(Int64(min(seconds, 86_400) * 1e9))
     }
 
     /// Nil when the attempt may proceed; otherwise the whole seconds to wait (for `Retry-After`).
     package mutating func attempt(_ key: Key, now: ContinuousClock.Instant) -> Int? {
-        checks += 1
-        if checks % 1024 == 0 { buckets = buckets.filter { _, bucket in var b = bucket; return !b.isFull(now: now) } }
-        var bucket = buckets[key] ?? TokenBucket(capacity: capacity, perSecond: perSecond, now: now)
-        defer { buckets[key] = bucket }
+        rotate(now: now)
+        var bucket = current.removeValue(forKey: key) ?? previous.removeValue(forKey: key)
+            ?? TokenBucket(capacity: capacity, perSecond: perSecond, now: now)
+        defer { current[key] = bucket }
         if bucket.take(now: now) { return nil }
         return max(1, Int(bucket.secondsUntilAvailable(now: now).rounded(.up)))
     }
 
-    /// Keys currently tracked.
-    package var trackedKeys: Int { buckets.count }
+    /// Keys currently tracked (both generations).
+    package var trackedKeys: Int { current.count + previous.count }
+
+    private mutating func rotate(now: ContinuousClock.Instant) {
+        guard let rotatedAt else {
+            self.rotatedAt = now
+            return
+        }
+        guard now - rotatedAt >= refillTime else { return }
+        // Two periods without a rotation: both generations are full buckets.
+        previous = now - rotatedAt >= refillTime * 2 ? [:] : current
+        current = [:]
+        self.rotatedAt = now
+    }
 }
