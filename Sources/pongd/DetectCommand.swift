@@ -66,6 +66,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["rupgrade"] { p.racketUpgrade = Int(v) }
                 if let v = overrides["rrise"] { p.racketRiseDB = Float(v) }
                 if let v = overrides["bandattack"] { p.bandAttack = v != 0 }
+                if let v = overrides["release"] { p.releaseAfterNonImpact = v != 0 }
                 if let v = overrides["warm"] { p.warmStart = v != 0 }
             }
             var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db\n"

@@ -44,6 +44,8 @@ public struct DetectorParameters: Sendable, Equatable {
     /// The stream's typical attack starts as a plain mean of its first balls (else a running mean over ten from the
     /// quiet-room prior): the gate learns a loud room in a few balls, not twenty.
     public var warmStart = true
+    /// A candidate rejected for its attack (not an abrupt onset) ends the refractory at its decision.
+    public var releaseAfterNonImpact = true
     /// See `racketBands`.
     public var racketRiseDB: Float = 6
     /// Multiples of the racket-band flux's running deviation above its mean that trigger (12: at 10, Opus noise

@@ -274,6 +274,11 @@ public final class ImpactDetector {
         }
         guard let (kind, confidence) = gated.classify(features) else {
             racketReleased = candidate.racketOnly
+            // Not even an abrupt onset (a rise of the babble, a syllable): no impact rings on after it, so it does
+            // not hold off the next onset. A ball 10–25 ms after such a candidate used to be lost to its refractory.
+            if parameters.releaseAfterNonImpact, features.attackDB < gated.minimumAttackDB {
+                refractoryUntil = min(refractoryUntil, written)
+            }
             return
         }
         // Each ball teaches the typical attack: a plain mean over the first balls (the quiet-room prior counts as
