@@ -68,7 +68,8 @@ struct OnsetBands {
     /// Bands that fit under 0.45 × the sample rate (7 at 44.1 kHz and up).
     let bands: Int
     private let sampleRate: Int
-    private var prototype = (Section(), Section())
+    /// The filter bank at rest (coefficients, zero state), copied for each measurement.
+    private let prototype: (Section, Section)
 
     init(sampleRate: Int) {
         self.sampleRate = sampleRate
@@ -76,11 +77,12 @@ struct OnsetBands {
         var count = 0
         for i in 0..<(Self.edges.count - 1) where Self.edges[i] * 1.2 < top { count += 1 }
         bands = count
+        var section = Section()
         for b in 0..<count {
-            let c = Biquad.bandPassCoefficients(low: Self.edges[b], high: Self.edges[b + 1], sampleRate: sampleRate)
-            prototype.0.set(lane: b, c)
-            prototype.1.set(lane: b, c)
+            section.set(lane: b, Biquad.bandPassCoefficients(low: Self.edges[b], high: Self.edges[b + 1],
+                                                             sampleRate: sampleRate))
         }
+        prototype = (section, section)
     }
 
     /// Each band's rise at `onset`; the ring must hold `onset - 20 ms ..< onset + 2.5 ms`.
@@ -94,7 +96,7 @@ struct OnsetBands {
         let attackEnd = onsetIndex + max(1, Int((2.5 * ms).rounded()))
         var (first, second) = prototype
         let samples = raw.span(from: start)
-        var pre = SIMD8<Float>(), early = SIMD8<Float>(), late = SIMD8<Float>()
+        var pre = SIMD8<Float>(), early = SIMD8<Float>()
         for i in 0..<preStart { _ = second.process(first.process(SIMD8(repeating: samples[i]))) }
         for i in preStart..<preEnd {
             let y = second.process(first.process(SIMD8(repeating: samples[i])))
@@ -105,7 +107,7 @@ struct OnsetBands {
             let y = second.process(first.process(SIMD8(repeating: samples[i])))
             early += y * y
         }
-        late = early
+        var late = early
         for i in startEnd..<attackEnd {
             let y = second.process(first.process(SIMD8(repeating: samples[i])))
             late += y * y
