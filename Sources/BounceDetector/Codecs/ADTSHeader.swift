@@ -45,10 +45,13 @@ public struct ADTSHeader: Equatable, Sendable {
 
     /// Byte ranges of the consecutive ADTS frames in the file's bytes in place (an array or a mapping).
     static func frames(in file: FileBytes) throws(AudioError) -> [Range<Int>] {
-        try file.withUnsafeBytes { raw throws(AudioError) in try frames(inBuffer: raw) }
+        var pages = PageReleaser(file)
+        return try file.withUnsafeBytes { raw throws(AudioError) in try frames(inBuffer: raw, releasing: &pages) }
     }
 
-    private static func frames(inBuffer bytes: UnsafeRawBufferPointer) throws(AudioError) -> [Range<Int>] {
+    private static func frames(
+        inBuffer bytes: UnsafeRawBufferPointer, releasing pages: inout PageReleaser
+    ) throws(AudioError) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var offset = 0
         while offset < bytes.count {
@@ -63,6 +66,7 @@ public struct ADTSHeader: Equatable, Sendable {
             }
             ranges.append(offset..<offset + header.frameLength)
             offset += header.frameLength
+            pages.passed(offset)
         }
         return ranges
     }

@@ -25,9 +25,11 @@ public struct ADTSFile: AudioSource {
 
     public mutating func forEachChunk(_ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         let decoder = try AACFrameDecoder()
+        var pages = PageReleaser(bytes)
         try bytes.withUnsafeBytes { raw in
             for range in frames {
                 let pcm = try decoder.decode(UnsafeRawBufferPointer(rebasing: raw[range]))
+                pages.passed(range.upperBound)
                 if !pcm.isEmpty { try body(pcm) }
             }
         }

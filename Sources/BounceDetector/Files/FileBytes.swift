@@ -48,8 +48,35 @@ struct FileBytes: Sendable {
         }
     }
 
+    /// Gives a mapping's pages under `range` back to the kernel (see `FileMapping.release(_:)`); nothing for an array.
+    func release(_ range: Range<Int>) {
+        if case .mapping(let mapping) = storage { mapping.release(range) }
+    }
+
     /// Whether the file starts with `prefix` (magic bytes).
     func starts(with prefix: some Sequence<UInt8>) -> Bool {
         withUnsafeBytes { raw in raw.starts(with: prefix) }
+    }
+}
+
+/// Gives a mapping's pages back as a front-to-back pass leaves them, so that about `window` bytes of a long file stay
+/// in memory however long it is. Does nothing for bytes held in an array.
+struct PageReleaser {
+    /// Bytes passed between two releases: one `madvise` per window.
+    static let window = 2 << 20
+
+    private let bytes: FileBytes
+    private var released = 0
+
+    /// A pass over `bytes` from their start.
+    init(_ bytes: FileBytes) {
+        self.bytes = bytes
+    }
+
+    /// The pass is done with every byte before `offset`.
+    mutating func passed(_ offset: Int) {
+        guard offset - released >= Self.window else { return }
+        bytes.release(released..<offset)
+        released = offset
     }
 }

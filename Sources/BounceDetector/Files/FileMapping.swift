@@ -7,9 +7,9 @@ import Darwin
 /// A whole regular file mapped read-only into memory (`mmap` with `PROT_READ`, `MAP_PRIVATE`), unmapped when the
 /// last reference goes.
 ///
-/// The pages are file-backed: the kernel reads each in on first touch and may drop it again under memory pressure,
-/// so reading a long file never needs its size in anonymous memory. As with any mapping, a file that another process
-/// truncates while it is read raises SIGBUS on the next read past its new end.
+/// The pages are file-backed: the kernel reads each in on first touch and takes it back under memory pressure or
+/// when `release(_:)` gives it back, so reading a long file never needs its size in memory. As with any mapping, a
+/// file that another process truncates while it is read raises SIGBUS on the next read past its new end.
 final class FileMapping: @unchecked Sendable {  // Sendable: immutable after init, and the memory is read-only.
     /// The file's bytes, valid while this object lives.
     let bytes: UnsafeRawBufferPointer
@@ -43,6 +43,19 @@ final class FileMapping: @unchecked Sendable {  // Sendable: immutable after ini
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }
+
+    /// Drops the pages under `range` from this process's memory (`MADV_DONTNEED`): the page holding its start goes
+    /// too, the one holding its end stays unless it is the file's last. The next read there fetches them from the
+    /// page cache or the file again: only speed depends on it, never the bytes read.
+    func release(_ range: Range<Int>) {
+        let lower = max(0, range.lowerBound) / Self.pageSize * Self.pageSize
+        let end = min(range.upperBound, bytes.count)
+        let upper = end == bytes.count ? end : end / Self.pageSize * Self.pageSize
+        guard upper > lower, let base = bytes.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + lower), upper - lower, MADV_DONTNEED)
+    }
+
+    private static let pageSize = max(1, sysconf(Int32(_SC_PAGESIZE)))
 
     private static func failure(_ path: String, _ code: Int32) -> AudioError {
         AudioError(.io, "cannot read \(path): \(String(cString: strerror(code)))")

@@ -42,10 +42,13 @@ enum OggDemuxer {
 
     /// Packets of the first logical stream of the file's bytes in place (an array or a mapping), in order.
     static func packets(in file: FileBytes) throws(AudioError) -> [OggPacket] {
-        try file.withUnsafeBytes { raw throws(AudioError) in try packets(inBuffer: raw) }
+        var pages = PageReleaser(file)
+        return try file.withUnsafeBytes { raw throws(AudioError) in try packets(inBuffer: raw, releasing: &pages) }
     }
 
-    private static func packets(inBuffer bytes: UnsafeRawBufferPointer) throws(AudioError) -> [OggPacket] {
+    private static func packets(
+        inBuffer bytes: UnsafeRawBufferPointer, releasing pages: inout PageReleaser
+    ) throws(AudioError) -> [OggPacket] {
         var packets: [OggPacket] = []
         var pending: [Range<Int>] = []
         var serial: UInt32?
@@ -107,6 +110,7 @@ enum OggDemuxer {
             }
             offset = pageEnd
             pageIndex += 1
+            pages.passed(offset)
         }
         if !pending.isEmpty { throw .truncated("Ogg: the file ends inside a packet") }
         return packets

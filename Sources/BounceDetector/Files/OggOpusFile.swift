@@ -41,9 +41,11 @@ public struct OggOpusFile: AudioSource {
         var toEmit = frameCount
         var scaled = [Float]()
         var joined = [UInt8]()
+        var pages = PageReleaser(bytes)
         try bytes.withUnsafeBytes { raw in
             for packet in audioPackets where toEmit > 0 {
                 let pcm = try Self.decode(packet, in: raw, with: decoder, joining: &joined)
+                if let end = packet.segments.last?.upperBound { pages.passed(end) }
                 let frames = pcm.count / head.channels
                 let skipped = min(toSkip, frames)
                 toSkip -= skipped

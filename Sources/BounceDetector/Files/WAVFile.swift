@@ -116,12 +116,14 @@ public struct WAVFile: AudioSource {
         defer { buffer.deallocate() }
         let width = bytesPerSample
         let totalSamples = dataRange.count / width
+        var pages = PageReleaser(bytes)
         try bytes.withUnsafeBytes { raw in
             var sample = 0
             while sample < totalSamples {
                 let count = min(samplesPerChunk, totalSamples - sample)
                 let base = dataRange.lowerBound + sample * width
                 convert(raw, from: base, count: count, into: buffer)
+                pages.passed(base + count * width)
                 try body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
                 sample += count
             }
