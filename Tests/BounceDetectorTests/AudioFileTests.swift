@@ -102,6 +102,35 @@ struct AudioFileTests {
         #expect(audio.mapped.samples.count == pcm.count)
     }
 
+    @Test("a WAV file longer than the page-release window reads the same by path as in memory")
+    func longerThanReleaseWindow() throws {
+        var builder = WAVBuilder()
+        builder.channels = 2
+        builder.sample = .float32
+        let bytes = builder.build(noise(16 * 48000 * 2, seed: 3))
+        try #require(bytes.count > 2 * PageReleaser.window)
+        let audio = try bothWays("long.wav", bytes)
+        #expect(audio.mapped.samples.count == 16 * 48000 * 2)
+        #expect(audio.mapped.samples == audio.inMemory.samples)
+    }
+
+    @Test("pages given back to the kernel read the same bytes again, whatever the range")
+    func releasedPagesReadAgain() throws {
+        let bytes = (0..<(3 * 4096 + 123)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        let path = try temporaryFile("pages.bin", bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try FileBytes(mapping: path)
+        #expect(file.count == bytes.count)
+        for range in [0..<bytes.count, 100..<5000, 4096..<8192, 8000..<bytes.count, 7..<7, -5..<(bytes.count + 9)] {
+            #expect(file.withUnsafeBytes { Array($0) } == bytes)
+            file.release(range)
+            #expect(file.withUnsafeBytes { Array($0) } == bytes)
+        }
+        let inMemory = FileBytes(bytes)
+        inMemory.release(0..<bytes.count)
+        #expect(inMemory.withUnsafeBytes { Array($0) } == bytes)
+    }
+
     @Test("the source keeps reading the mapping after the file is removed")
     func removedAfterOpening() throws {
         let bytes = WAVBuilder().build(noise(48000))
