@@ -1,14 +1,15 @@
 /// Opens audio files by their content (magic bytes), not their name.
 public enum AudioFile {
-    /// Maps `path` read-only into memory and returns a source for WAV (RIFF/WAVE), Ogg Opus or ADTS AAC that
-    /// parses and decodes straight from the mapped bytes.
+    /// Maps `path` read-only into memory (`mmap`, `PROT_READ`, `MAP_PRIVATE`) and returns a source for WAV
+    /// (RIFF/WAVE), Ogg Opus or ADTS AAC that parses and decodes straight from the mapped bytes.
     ///
-    /// Nothing of the file is copied but its headers: the mapping's pages are file-backed, read in by the kernel
-    /// as the source reaches them and dropped again under memory pressure, so a long recording does not need its
-    /// size in memory (a 1-hour 48 kHz mono 16-bit WAV is 345 MB). The source keeps the mapping until it is
-    /// released. Throws `io` naming the path when the file cannot be opened or mapped or is not a regular file,
-    /// `truncated` ("the file is empty") for an empty file; as with any mapping, a file truncated by another process
-    /// while it is read raises SIGBUS.
+    /// Nothing of the file is copied but its headers. The mapping's pages are file-backed: the kernel reads them in
+    /// as the source reaches them, and the source gives them back every 2 MiB behind it, so about 2 MiB of the file
+    /// is resident at a time whatever its length (a 1-hour 48 kHz mono 16-bit WAV is 345 MB; `pongd detect` on a
+    /// 57.6 MB one peaks at 42 MB, the process's own 40 MB included: BENCHMARKS.md). The source keeps the mapping until it
+    /// is released. Throws `io` naming the path when the file cannot be opened or mapped or is not a regular file,
+    /// and `truncated` ("the file is empty") for an empty file. As with any mapping, a file that another process
+    /// truncates while it is read raises SIGBUS.
     public static func open(path: String) throws(AudioError) -> any AudioSource {
         try open(FileBytes(mapping: path))
     }
