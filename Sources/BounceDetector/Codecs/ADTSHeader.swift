@@ -40,14 +40,24 @@ public struct ADTSHeader: Equatable, Sendable {
 
     /// Byte ranges of the consecutive ADTS frames in `bytes` (an .aac file); throws on a bad or cut frame.
     public static func frames(in bytes: [UInt8]) throws(AudioError) -> [Range<Int>] {
+        try frames(in: FileBytes(bytes))
+    }
+
+    /// Byte ranges of the consecutive ADTS frames in the file's bytes in place (an array or a mapping).
+    static func frames(in file: FileBytes) throws(AudioError) -> [Range<Int>] {
+        var pages = PageReleaser(file)
+        return try file.withUnsafeBytes { raw throws(AudioError) in try frames(inBuffer: raw, releasing: &pages) }
+    }
+
+    private static func frames(
+        inBuffer bytes: UnsafeRawBufferPointer, releasing pages: inout PageReleaser
+    ) throws(AudioError) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var offset = 0
         while offset < bytes.count {
             let header: ADTSHeader
             do {
-                header = try bytes.withAudioBytes { raw throws(AudioError) in
-                    try ADTSHeader(UnsafeRawBufferPointer(rebasing: raw[offset...]))
-                }
+                header = try ADTSHeader(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             } catch {
                 throw AudioError(error.code, "\(error.message) (frame \(ranges.count), offset \(offset))")
             }
@@ -56,6 +66,7 @@ public struct ADTSHeader: Equatable, Sendable {
             }
             ranges.append(offset..<offset + header.frameLength)
             offset += header.frameLength
+            pages.passed(offset)
         }
         return ranges
     }

@@ -1,12 +1,14 @@
 /// A cursor over little- or big-endian binary data that throws `truncated` instead of reading past the end.
+///
+/// It reads the bytes in place: use it only while `bytes` is valid (inside `FileBytes.withUnsafeBytes`).
 struct ByteReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     /// Offset of the next unread byte.
     private(set) var offset: Int
     /// Names the format in error messages ("WAV", "Ogg").
     let context: String
 
-    init(_ bytes: [UInt8], offset: Int = 0, context: String) {
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0, context: String) {
         self.bytes = bytes
         self.offset = offset
         self.context = context

@@ -9,7 +9,9 @@ enum OggCRC {
     }
 
     /// The checksum of `bytes`, with the 4 bytes at `zeroing` (the page's own CRC field) read as 0.
-    static func checksum(_ bytes: ArraySlice<UInt8>, zeroing crcField: Range<Int>) -> UInt32 {
+    /// `bytes` is a slice of the whole file (an `ArraySlice` or a slice of its raw buffer), indexed like the file.
+    static func checksum<Bytes: Collection<UInt8>>(_ bytes: Bytes, zeroing crcField: Range<Int>) -> UInt32
+    where Bytes.Index == Int {
         var crc: UInt32 = 0
         for index in bytes.indices {
             let byte = crcField.contains(index) ? 0 : bytes[index]

@@ -7,9 +7,26 @@ struct OggPacket: Equatable {
     /// Whether this packet ends the stream (its page carries the end-of-stream flag and it is the last on it).
     var isLast: Bool
 
+    /// The packet's length in bytes.
+    var count: Int { segments.reduce(0) { $0 + $1.count } }
+
     /// The packet's bytes, joined.
     func bytes(in file: [UInt8]) -> [UInt8] {
+        file.withUnsafeBytes { raw in bytes(in: raw) }
+    }
+
+    /// The packet's bytes, joined, copied out of the file's buffer.
+    func bytes(in file: UnsafeRawBufferPointer) -> [UInt8] {
         segments.count == 1 ? Array(file[segments[0]]) : segments.flatMap { file[$0] }
+    }
+
+    /// The packet's first `maxLength` bytes (all of them if it is shorter).
+    func prefix(_ maxLength: Int, in file: UnsafeRawBufferPointer) -> [UInt8] {
+        var out: [UInt8] = []
+        for segment in segments where out.count < maxLength {
+            out += file[segment].prefix(maxLength - out.count)
+        }
+        return out
     }
 }
 
@@ -20,6 +37,18 @@ enum OggDemuxer {
 
     /// Packets of the first logical stream, in order.
     static func packets(in bytes: [UInt8]) throws(AudioError) -> [OggPacket] {
+        try packets(in: FileBytes(bytes))
+    }
+
+    /// Packets of the first logical stream of the file's bytes in place (an array or a mapping), in order.
+    static func packets(in file: FileBytes) throws(AudioError) -> [OggPacket] {
+        var pages = PageReleaser(file)
+        return try file.withUnsafeBytes { raw throws(AudioError) in try packets(inBuffer: raw, releasing: &pages) }
+    }
+
+    private static func packets(
+        inBuffer bytes: UnsafeRawBufferPointer, releasing pages: inout PageReleaser
+    ) throws(AudioError) -> [OggPacket] {
         var packets: [OggPacket] = []
         var pending: [Range<Int>] = []
         var serial: UInt32?
@@ -81,6 +110,7 @@ enum OggDemuxer {
             }
             offset = pageEnd
             pageIndex += 1
+            pages.passed(offset)
         }
         if !pending.isEmpty { throw .truncated("Ogg: the file ends inside a packet") }
         return packets

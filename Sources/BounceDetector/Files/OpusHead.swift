@@ -16,6 +16,11 @@ struct OpusHead: Equatable {
     }
 
     init(parsing packet: [UInt8]) throws(AudioError) {
+        self = try packet.withAudioBytes { raw throws(AudioError) in try OpusHead(parsing: raw) }
+    }
+
+    /// Parses the header packet's bytes in place.
+    init(parsing packet: UnsafeRawBufferPointer) throws(AudioError) {
         var reader = ByteReader(packet, context: "Ogg Opus")
         guard (try? reader.ascii(8, "magic")) == "OpusHead" else {
             throw .corrupt("Ogg Opus: the first packet is not an OpusHead header (is this an Opus file?)")

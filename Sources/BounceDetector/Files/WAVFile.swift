@@ -6,7 +6,7 @@ public struct WAVFile: AudioSource {
 
     public let format: AudioFormat
     let encoding: Encoding
-    private let bytes: [UInt8]
+    private let bytes: FileBytes
     private let dataRange: Range<Int>
     /// Frames converted per `forEachChunk` call.
     private let chunkFrames: Int
@@ -23,6 +23,27 @@ public struct WAVFile: AudioSource {
 
     /// Parses the header and locates the data chunk; throws `truncated`, `corrupt` or `unsupported`.
     public init(bytes: [UInt8], chunkFrames: Int = 4096) throws(AudioError) {
+        try self.init(FileBytes(bytes), chunkFrames: chunkFrames)
+    }
+
+    /// A reader over the file's bytes in place (an array or a mapping), copying none of them.
+    init(_ bytes: FileBytes, chunkFrames: Int = 4096) throws(AudioError) {
+        let (header, data) = try bytes.withUnsafeBytes { raw throws(AudioError) in try Self.parseChunks(raw) }
+        self.format = header.format
+        self.encoding = header.encoding
+        self.bytes = bytes
+        self.dataRange = data
+        self.chunkFrames = max(1, chunkFrames)
+        let frameBytes = bytesPerSample * format.channels
+        guard data.count % frameBytes == 0 else {
+            throw .truncated("WAV: data chunk of \(data.count) bytes ends inside a \(frameBytes)-byte frame")
+        }
+    }
+
+    /// The format and where the data chunk is.
+    private static func parseChunks(
+        _ bytes: UnsafeRawBufferPointer
+    ) throws(AudioError) -> (header: (format: AudioFormat, encoding: Encoding), data: Range<Int>) {
         var reader = ByteReader(bytes, context: "WAV")
         let riff = try reader.ascii(4, "RIFF tag")
         guard riff == "RIFF" || riff == "RF64" else { throw .corrupt("WAV: file does not start with RIFF") }
@@ -42,7 +63,8 @@ public struct WAVFile: AudioSource {
             switch id {
             case "fmt ":
                 try reader.require(declared, for: "fmt chunk")
-                header = try Self.parseFormat(ByteReader(Array(bytes[reader.offset..<reader.offset + declared]), context: "WAV"))
+                let chunk = UnsafeRawBufferPointer(rebasing: bytes[reader.offset..<reader.offset + declared])
+                header = try Self.parseFormat(ByteReader(chunk, context: "WAV"))
                 try reader.skip(declared + declared % 2, for: "fmt chunk")
             case "data":
                 guard header != nil else { throw .corrupt("WAV: data chunk comes before the fmt chunk") }
@@ -57,15 +79,7 @@ public struct WAVFile: AudioSource {
             }
         }
         guard let header, let data else { throw .corrupt("WAV: no data chunk") }
-        self.format = header.format
-        self.encoding = header.encoding
-        self.bytes = bytes
-        self.dataRange = data
-        self.chunkFrames = max(1, chunkFrames)
-        let frameBytes = bytesPerSample * format.channels
-        guard data.count % frameBytes == 0 else {
-            throw .truncated("WAV: data chunk of \(data.count) bytes ends inside a \(frameBytes)-byte frame")
-        }
+        return (header, data)
     }
 
     private static func parseFormat(_ chunk: ByteReader) throws(AudioError) -> (AudioFormat, Encoding) {
@@ -102,12 +116,14 @@ public struct WAVFile: AudioSource {
         defer { buffer.deallocate() }
         let width = bytesPerSample
         let totalSamples = dataRange.count / width
+        var pages = PageReleaser(bytes)
         try bytes.withUnsafeBytes { raw in
             var sample = 0
             while sample < totalSamples {
                 let count = min(samplesPerChunk, totalSamples - sample)
                 let base = dataRange.lowerBound + sample * width
                 convert(raw, from: base, count: count, into: buffer)
+                pages.passed(base + count * width)
                 try body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
                 sample += count
             }
