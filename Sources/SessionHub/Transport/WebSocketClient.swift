@@ -1,0 +1,133 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import NIOWebSocket
+
+/// A WebSocket client over NIO (the phone simulator's, the end-to-end tests' and the Hub benchmark's): TCP connect,
+/// HTTP upgrade, masked text and binary frames with or without flush, writability, close.
+///
+/// Events reach `onEvent` on the client's event loop, in order: `.opened` (or nothing), frames and `.writable`, then
+/// exactly one `.closed`. A message the server sends together with its 101 response is not lost: NIO replays it
+/// once the upgrade completes, so the end of a connection without a close frame is reported a moment later, and a
+/// connection that ends mid-upgrade fails it only after that moment (`closeGrace`).
+/// Sending is safe from any thread.
+public final class WebSocketClient: Sendable {
+    /// What the client reports to its owner.
+    public enum Event: Sendable {
+        /// The upgrade completed; the socket can send.
+        case opened
+        /// A text frame arrived.
+        case text(String)
+        /// A binary frame arrived.
+        case binary(ByteBuffer)
+        /// The outbound buffer drained below its low watermark.
+        case writable
+        /// The socket ended: the close frame's code, or nil when it dropped or never opened. Always the last event.
+        case closed(code: UInt16?)
+    }
+
+    /// How long replayed frames get after the connection ends before it is reported closed without a close frame.
+    static let closeGrace: TimeAmount = .milliseconds(100)
+
+    private struct State {
+        var channel: (any Channel)?
+        var reportedClose = false
+    }
+
+    /// The loop the socket lives on; `onEvent` is called there.
+    public let eventLoop: any EventLoop
+    /// Completes when the upgrade did; fails (and the socket closes) when the connection or the upgrade failed.
+    public var upgraded: EventLoopFuture<Void> { upgradePromise.futureResult }
+
+    private let upgradePromise: EventLoopPromise<Void>
+    private let onEvent: @Sendable (WebSocketClient, Event) -> Void
+    private let state = NIOLockedValueBox(State())
+
+    private init(eventLoop: any EventLoop, onEvent: @escaping @Sendable (WebSocketClient, Event) -> Void) {
+        self.eventLoop = eventLoop
+        self.upgradePromise = eventLoop.makePromise(of: Void.self)
+        self.onEvent = onEvent
+    }
+
+    /// Starts connecting as `configuration` says from `loop`; `onEvent` hears `.opened` or `.closed(code: nil)`
+    /// first. Await `upgraded` to wait for the upgrade instead.
+    public static func connect(_ configuration: Configuration, on loop: any EventLoop,
+                               onEvent: @escaping @Sendable (WebSocketClient, Event) -> Void) -> WebSocketClient {
+        let client = WebSocketClient(eventLoop: loop, onEvent: onEvent)
+        client.upgraded.whenComplete { result in
+            switch result {
+            case .success: client.reportOpened()
+            case .failure: client.state.withLockedValue { $0.channel }?.close(promise: nil)
+            }
+        }
+        client.bootstrap(configuration).connect(host: configuration.host, port: configuration.port)
+            .whenComplete { result in
+                switch result {
+                case .success(let channel):
+                    channel.closeFuture.whenComplete { _ in
+                        loop.scheduleTask(in: closeGrace) { client.reportClose(code: nil) }
+                    }
+                case .failure(let error):
+                    client.upgradePromise.fail(error)
+                    client.reportClose(code: nil)
+                }
+            }
+        return client
+    }
+
+    private func bootstrap(_ configuration: Configuration) -> ClientBootstrap {
+        var bootstrap = ClientBootstrap(group: eventLoop)
+        if configuration.noDelay { bootstrap = bootstrap.channelOption(.socketOption(.tcp_nodelay), value: 1) }
+        if let marks = configuration.writeBufferWaterMark {
+            bootstrap = bootstrap.channelOption(.writeBufferWaterMark, value: marks)
+        }
+        if let size = configuration.sendBufferSize {
+            bootstrap = bootstrap.channelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
+        }
+        if let timeout = configuration.connectTimeout { bootstrap = bootstrap.connectTimeout(timeout) }
+        if let source = configuration.sourceAddress, let local = try? SocketAddress(ipAddress: source, port: 0) {
+            bootstrap = bootstrap.bind(to: local)
+        }
+        return bootstrap.channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                self.state.withLockedValue { $0.channel = channel }
+                let requester = UpgradeRequester(configuration: configuration, upgraded: self.upgradePromise)
+                let upgrader = NIOWebSocketClientUpgrader(
+                    maxFrameSize: configuration.maxFrameSize,
+                    upgradePipelineHandler: { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            // The requester has done its job; frames must not pass through it. The receiver is
+                            // in place before NIO replays what arrived with the 101.
+                            channel.pipeline.syncOperations.removeHandler(requester, promise: nil)
+                            try channel.pipeline.syncOperations.addHandler(FrameReceiver(client: self))
+                            self.upgradePromise.succeed()
+                        }
+                    })
+                try channel.pipeline.syncOperations.addHTTPClientHandlers(
+                    withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                try channel.pipeline.syncOperations.addHandler(requester)
+            }
+        }
+    }
+
+    func report(_ event: Event) {
+        guard !state.withLockedValue({ $0.reportedClose }) else { return }
+        onEvent(self, event)
+    }
+
+    private func reportOpened() { report(.opened) }
+
+    func reportClose(code: UInt16?) {
+        let first = state.withLockedValue { state in
+            defer { state.reportedClose = true }
+            return !state.reportedClose
+        }
+        if first { onEvent(self, .closed(code: code)) }
+    }
+
+    /// The channel while it is open enough to write to.
+    var activeChannel: (any Channel)? {
+        guard let channel = state.withLockedValue({ $0.channel }), channel.isActive else { return nil }
+        return channel
+    }
+}
