@@ -7,7 +7,7 @@ import Foundation
 /// socket, timers) and streams audio in real time (`PhoneDriver+Audio.swift`).
 ///
 /// Confined to `loop`: every method runs there, so the class needs no lock (hence `@unchecked Sendable`).
-final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
+final class PhoneDriver: @unchecked Sendable {
     /// The phone's loop.
     let loop: any EventLoop
     /// The session (index in the run) the phone joins.
@@ -98,9 +98,10 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
                     }
                 }
         case .connect(let path):
-            socket = WebSocketClient.connect(to: server, path: path,
-                                             from: settings.sourceAddress(phone: journey.identity.index), on: loop,
-                                             delegate: self)
+            let source = settings.sourceAddress(phone: journey.identity.index)
+            socket = WebSocketClient.connect(.phone(server: server, path: path, from: source), on: loop) {
+                [weak self] socket, event in self?.socket(socket, reported: event)
+            }
         case .send(let message):
             guard let text = try? MessageCodec.encodeJSON(message) else { return }
             socket?.send(text: text)
@@ -119,7 +120,6 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
                 self.perform(self.journey.timer(timer, now: Self.now()))
             }
         case .dropSocket:
-            socket?.delegate = nil
             socket?.drop()
             socket = nil
         case .countError(let code):
@@ -198,29 +198,25 @@ final class PhoneDriver: WebSocketDelegate, @unchecked Sendable {
         scorer.score(detections, windows: windows.windows)
     }
 
-    // MARK: WebSocketDelegate
+    // MARK: Socket events
 
-    func socketOpened(_ socket: WebSocketClient) {
-        guard socket === self.socket else { return }
-        perform(journey.socketOpened(now: Self.now()))
-    }
-
-    func socket(_ socket: WebSocketClient, received text: String) {
+    /// What the current socket reports (on the loop); a dropped socket's events are ignored.
+    private func socket(_ socket: WebSocketClient, reported event: WebSocketClient.Event) {
         let now = Self.now()
-        guard socket === self.socket,
-              let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8))
-        else { return }
-        perform(journey.received(message, now: now))
-    }
-
-    func socketClosed(_ socket: WebSocketClient, code: UInt16?) {
         guard socket === self.socket else { return }
-        self.socket = nil
-        perform(journey.socketClosed(code: code, now: Self.now()))
-    }
-
-    func socketWritable(_ socket: WebSocketClient) {
-        guard socket === self.socket else { return }
-        pumpFiller()
+        switch event {
+        case .opened:
+            perform(journey.socketOpened(now: now))
+        case .text(let text):
+            guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)) else { return }
+            perform(journey.received(message, now: now))
+        case .closed(let code):
+            self.socket = nil
+            perform(journey.socketClosed(code: code, now: now))
+        case .writable:
+            pumpFiller()
+        case .binary:
+            break
+        }
     }
 }
