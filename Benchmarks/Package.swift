@@ -51,7 +51,8 @@ let package = Package(
             path: "Benchmarks/Ingest",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        /// A real PongServer on loopback, driven by a small NIO HTTP + WebSocket client (joins/s, lobby fan-out).
+        /// A real PongServer on loopback, driven by a small NIO HTTP client and SessionHub's WebSocketClient
+        /// (joins/s, lobby fan-out).
         .executableTarget(
             name: "Hub",
             dependencies: [
