@@ -7,9 +7,11 @@ import NIOWebSocket
 /// HTTP upgrade, masked text and binary frames with or without flush, writability, close.
 ///
 /// Events reach `onEvent` on the client's event loop, in order: `.opened` (or nothing), frames and `.writable`, then
-/// exactly one `.closed`. A message the server sends together with its 101 response is not lost: NIO replays it
-/// once the upgrade completes, so the end of a connection without a close frame is reported a moment later, and a
-/// connection that ends mid-upgrade fails it only after that moment (`closeGrace`).
+/// exactly one `.closed`. Frames that arrive in the same read as the 101 response are forwarded to the frame decoder
+/// once the upgrade completes, so the end of a connection without a close frame is reported a moment later
+/// (`closeGrace`), and a connection that ends mid-upgrade fails it only after that moment. Known limit: when the
+/// server closes the connection right behind such frames (a socket refused at once: `error`, close 4001, FIN), NIO's
+/// client upgrade loses them in most runs; the client then reports `.closed(code: nil)` (WebSocketClientTests).
 /// Sending is safe from any thread.
 public final class WebSocketClient: Sendable {
     /// What the client reports to its owner.
@@ -103,7 +105,10 @@ public final class WebSocketClient: Sendable {
                             self.upgradePromise.succeed()
                         }
                     })
+                // Bytes that came behind the 101 in the same read are WebSocket frames: forward them to the frame
+                // decoder rather than drop them (NIO's default).
                 try channel.pipeline.syncOperations.addHTTPClientHandlers(
+                    leftOverBytesStrategy: .forwardBytes,
                     withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
                 try channel.pipeline.syncOperations.addHandler(requester)
             }
