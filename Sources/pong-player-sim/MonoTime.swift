@@ -13,9 +13,11 @@ struct MonoTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// This instant in µs (a phone's capture clock).
     var microseconds: UInt64 { nanoseconds / 1000 }
 
-    /// `self` moved by `seconds` (never before the origin).
+    /// `self` moved by `seconds` (never before the origin). Durations come from the server too (`Retry-After`,
+    /// `probe.upload`), so a non-finite one counts as 0 and any is clamped to ±11 days instead of trapping.
     func adding(seconds: Double) -> MonoTime {
-        let delta = Int64(seconds * 1e9)
+        let bounded = seconds.isFinite ? min(max(seconds, -1e6), 1e6) : 0
+        let delta = Int64(bounded * 1e9)
         return MonoTime(nanoseconds: UInt64(max(0, Int64(nanoseconds) + delta)))
     }
 

@@ -48,7 +48,7 @@ struct DetectCommand: ParsableCommand {
             if let v = overrides["high"] { classifier.maximumHighShare = Float(v) }
             let detector = try ImpactDetector(format: source.format, classifier: classifier) { p in
                 if let v = overrides["gate"] { p.gateNats = Float(v) }
-                if let v = overrides["lag"] { p.fluxLag = Int(v) }
+                if let v = overrides["lag"] { p.fluxLag = Int(exactly: v.rounded()) ?? p.fluxLag }
                 if let v = overrides["flux"] { p.minimumFlux = Float(v) }
                 if let v = overrides["dev"] { p.deviations = Float(v) }
                 if let v = overrides["fshare"] { p.fluxShareOfTypical = Float(v) }
@@ -62,8 +62,8 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["rmin"] { p.racketMinimumScale = Float(v) }
                 if let v = overrides["rdev"] { p.racketDeviations = Float(v) }
                 if let v = overrides["raccept"] { p.racketAcceptance = Float(v) }
-                if let v = overrides["rbands"] { p.racketBands = Int(v) }
-                if let v = overrides["rupgrade"] { p.racketUpgrade = Int(v) }
+                if let v = overrides["rbands"] { p.racketBands = Int(exactly: v.rounded()) ?? p.racketBands }
+                if let v = overrides["rupgrade"] { p.racketUpgrade = Int(exactly: v.rounded()) ?? p.racketUpgrade }
                 if let v = overrides["rrise"] { p.racketRiseDB = Float(v) }
                 if let v = overrides["bandattack"] { p.bandAttack = v != 0 }
                 if let v = overrides["release"] { p.releaseAfterNonImpact = v != 0 }

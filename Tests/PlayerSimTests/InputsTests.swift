@@ -1,9 +1,20 @@
 import Foundation
 import Testing
+import BounceDetector
 @testable import pong_player_sim
 
 @Suite("Inputs: labels, server URL, Opus packets, audio files")
 struct InputsTests {
+    @Test("durations from the server (Retry-After, probe.upload) never trap the clock: infinite is 0, huge is clamped")
+    func serverDurations() {
+        let now = MonoTime.seconds(100)
+        #expect(now.adding(seconds: .infinity) == now)
+        #expect(now.adding(seconds: .nan) == now)
+        #expect(now.adding(seconds: 1e20) == MonoTime.seconds(100 + 1e6))
+        #expect(now.adding(seconds: -1e20) == MonoTime(nanoseconds: 0))
+        #expect(now.adding(seconds: 2.5) == MonoTime.seconds(102.5))
+    }
+
     @Test("labels CSV as gen_corpus.py writes it")
     func labels() throws {
         let labels = try Labels(csv: "time_s,type,gain_db\n1.618268,bounce,-5.5\n1.392418,hit,-3.5\n")
@@ -47,12 +58,24 @@ struct InputsTests {
 
     @Test("an Ogg Opus file's packets are taken as they are, with its pre-skip")
     func oggOpus() throws {
-        let path = "/work/corpus/dev_snr10.opus"
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        let track = try AudioTrack.load(path: path, bitrate: 24000)
-        #expect(track.preSkip > 0)
-        #expect(abs(track.loopSeconds - 60) < 0.2)
+        // Two seconds of a tone, written with BounceDetector's encoder and Ogg writer.
+        let encoder = try OpusPacketEncoder(bitrate: 24000)
+        var writer = OggOpusWriter(channels: 1, preSkip: encoder.lookahead)
+        var encoded: [[UInt8]] = []
+        for index in 0..<100 {
+            let pcm = (0..<960).map { Float(0.3 * sin(2 * Double.pi * 440 * Double(index * 960 + $0) / 48000)) }
+            encoded.append(try encoder.encode(pcm))
+            writer.append(packet: encoded[index], frames: 960, last: index == 99)
+        }
+        let track = try AudioTrack.fromOggOpus(writer.bytes)
+        #expect(track.preSkip == encoder.lookahead && track.channels == 1)
+        #expect(track.packets.map(\.bytes) == encoded)
         #expect(track.packets.allSatisfy { $0.samples == 960 })
+        #expect(abs(track.loopSeconds - 2) < 0.05)
+        // A flipped byte in a page fails its CRC: a clear error, not garbage.
+        var corrupt = writer.bytes
+        corrupt[corrupt.count - 10] ^= 0xFF
+        #expect(throws: SimError.self) { try AudioTrack.fromOggOpus(corrupt) }
     }
 
     @Test("every tenth phone signs up, every third sends a photo")

@@ -67,11 +67,13 @@ struct SimEndToEndTests {
 /// pongd's hub and listener in this process, over a temporary data folder.
 final class SimTestServer {
     let address: ServerAddress
+    private let folder: String
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(address: ServerAddress, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(address: ServerAddress, folder: String, group: ServiceGroup, task: Task<Void, any Error>) {
         self.address = address
+        self.folder = folder
         self.group = group
         self.task = task
     }
@@ -88,11 +90,14 @@ final class SimTestServer {
         let group = ServiceGroup(services: [server], logger: logger)
         let task = Task { try await group.run() }
         let port = try await server.boundPort
-        return SimTestServer(address: ServerAddress(host: "127.0.0.1", port: port), group: group, task: task)
+        return SimTestServer(address: ServerAddress(host: "127.0.0.1", port: port), folder: folder, group: group,
+                             task: task)
     }
 
+    /// Stops the server and removes its data folder.
     func stop() async throws {
         await group.triggerGracefulShutdown()
         try await task.value
+        try? FileManager.default.removeItem(atPath: folder)
     }
 }

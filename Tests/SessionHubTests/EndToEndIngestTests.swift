@@ -10,19 +10,11 @@ extension EndToEndTests {
         -> (code: String, player: String, phone: TestPhone, dashboard: TestWebSocketClient,
             resume: (token: String, path: String))
     {
-        let host = try await server.call("POST", "/auth/guest")
-        let hostToken = try #require(host.body["token"] as? String)
-        let created = try await server.call("POST", "/sessions", token: hostToken,
-                                            json: #"{"mode":"rally","pointsToWin":11}"#)
-        let code = try #require(created.body["code"] as? String)
-        let dashboardToken = try #require(created.body["hostToken"] as? String)
+        let session = try await server.hostSession()
+        let (code, dashboardToken) = (session.code, session.hostToken)
         let dashboard = try await TestWebSocketClient.connect(
             port: server.port, path: "/sessions/\(code)/dashboard?token=\(dashboardToken)")
-        let guest = try await server.call("POST", "/auth/guest")
-        let token = try #require(guest.body["token"] as? String)
-        let user = try #require(guest.body["userId"] as? String)
-        _ = try await server.call("POST", "/users/profile", token: token, json: #"{"displayName":"Ari"}"#)
-        _ = try await server.call("POST", "/sessions/\(code)/join", token: token)
+        let (token, user) = try await server.joinGuest(named: "Ari", code: code)
         let socket = try await TestWebSocketClient.connect(
             port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
         try await socket.send(#"{"type":"hello"}"#)

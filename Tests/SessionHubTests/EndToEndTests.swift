@@ -169,11 +169,8 @@ struct EndToEndTests {
     @Test("an oversized text message gets an error and the socket stays; a flood is closed with 4008")
     func oversizedAndFlood() async throws {
         let server = try await HubTestServer.start()
-        let guest = try await server.call("POST", "/auth/guest")
-        let token = try #require(guest.body["token"] as? String)
-        let user = try #require(guest.body["userId"] as? String)
-        let created = try await server.call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
-        let code = try #require(created.body["code"] as? String)
+        let session = try await server.hostSession()
+        let (token, user, code) = (session.token, session.userId, session.code)
         _ = try await server.call("POST", "/sessions/\(code)/join", token: token)
         let socket = try await TestWebSocketClient.connect(
             port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
@@ -260,18 +257,12 @@ struct EndToEndTests {
     @Test("two phones run the connection test, become ready, and the host starts the game")
     func readyAndStart() async throws {
         let server = try await HubTestServer.start()
-        let host = try await server.call("POST", "/auth/guest")
-        let hostToken = try #require(host.body["token"] as? String)
-        let created = try await server.call("POST", "/sessions", token: hostToken, json: #"{"mode":"rally","pointsToWin":11}"#)
-        let code = try #require(created.body["code"] as? String)
+        let session = try await server.hostSession()
+        let (hostToken, code) = (session.token, session.code)
 
         var phones: [TestPhone] = []
         for name in ["Ari", "Bea"] {
-            let guest = try await server.call("POST", "/auth/guest")
-            let token = try #require(guest.body["token"] as? String)
-            let user = try #require(guest.body["userId"] as? String)
-            _ = try await server.call("POST", "/users/profile", token: token, json: #"{"displayName":"\#(name)"}"#)
-            _ = try await server.call("POST", "/sessions/\(code)/join", token: token)
+            let (token, user) = try await server.joinGuest(named: name, code: code)
             let socket = try await TestWebSocketClient.connect(
                 port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
             try await socket.send(#"{"type":"hello"}"#)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Testing
 @testable import SessionHub
 
 /// A real pongd server (hub + HTTP/WebSocket listener) on an ephemeral port over a temporary data folder.
@@ -46,6 +47,34 @@ final class HubTestServer {
         await group.triggerGracefulShutdown()
         try await task.value
         hub.flushWrites()
+    }
+
+    /// A guest who created a rally session: their token and user id, the session's code and its dashboard token.
+    struct HostedSession {
+        let token: String
+        let userId: String
+        let code: String
+        let hostToken: String
+    }
+
+    /// Signs in a guest and creates a rally session to 11 for them.
+    func hostSession() async throws -> HostedSession {
+        let guest = try await call("POST", "/auth/guest")
+        let token = try #require(guest.body["token"] as? String)
+        let userId = try #require(guest.body["userId"] as? String)
+        let created = try await call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
+        return HostedSession(token: token, userId: userId, code: try #require(created.body["code"] as? String),
+                             hostToken: try #require(created.body["hostToken"] as? String))
+    }
+
+    /// Signs in a guest named `name` and joins session `code`; returns their token and user id.
+    func joinGuest(named name: String, code: String) async throws -> (token: String, userId: String) {
+        let guest = try await call("POST", "/auth/guest")
+        let token = try #require(guest.body["token"] as? String)
+        let userId = try #require(guest.body["userId"] as? String)
+        _ = try await call("POST", "/users/profile", token: token, json: #"{"displayName":"\#(name)"}"#)
+        _ = try await call("POST", "/sessions/\(code)/join", token: token)
+        return (token, userId)
     }
 
     /// A JSON request; returns the status and the decoded object (or nil for a non-object body).

@@ -28,6 +28,13 @@ struct WebSocketClientTests {
             if case .closed = event { closed.succeed() }
         }
 
+        /// Waits (up to 10 s) until `line` has been recorded.
+        func waitFor(_ line: String) async throws {
+            for _ in 0..<200 where !events.withLockedValue({ $0.contains(line) }) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
         /// Waits for `.closed`, then a little longer so that a second one would have been seen.
         func finished() async throws -> [String] {
             try await closed.futureResult.get()
@@ -48,10 +55,8 @@ struct WebSocketClientTests {
     @Test("a socket refused right behind its 101 (error, close 4001, FIN) opens, is never welcomed, and closes once")
     func refusalWithTheUpgrade() async throws {
         let server = try await HubTestServer.start()
-        let guest = try await server.call("POST", "/auth/guest")
-        let token = try #require(guest.body["token"] as? String)
-        let created = try await server.call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
-        let code = try #require(created.body["code"] as? String)
+        let session = try await server.hostSession()
+        let (code, token) = (session.code, session.token)
         // Another user's player path: the server's error and close go out right behind the 101, then it closes.
         // NIO's client upgrade loses those frames in most runs (WebSocketClient's known limit), so either the
         // refusal arrives whole or the socket just ends; never a welcome, never two closes.
@@ -67,11 +72,8 @@ struct WebSocketClientTests {
     @Test("a message the server sends right behind its 101 (the dashboard's welcome) is the first event after opening")
     func welcomeWithTheUpgrade() async throws {
         let server = try await HubTestServer.start()
-        let guest = try await server.call("POST", "/auth/guest")
-        let token = try #require(guest.body["token"] as? String)
-        let created = try await server.call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
-        let code = try #require(created.body["code"] as? String)
-        let hostToken = try #require(created.body["hostToken"] as? String)
+        let session = try await server.hostSession()
+        let (code, hostToken) = (session.code, session.hostToken)
         for _ in 0..<20 {
             let (client, recorder) = connect(port: server.port, path: "/sessions/\(code)/dashboard?token=\(hostToken)")
             try await client.upgraded.get()
@@ -107,16 +109,13 @@ struct WebSocketClientTests {
     @Test("after the upgrade a bad message gets an error, and the client's own close ends in exactly one `.closed`")
     func echoAndClose() async throws {
         let server = try await HubTestServer.start()
-        let guest = try await server.call("POST", "/auth/guest")
-        let token = try #require(guest.body["token"] as? String)
-        let created = try await server.call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
-        let code = try #require(created.body["code"] as? String)
-        let hostToken = try #require(created.body["hostToken"] as? String)
+        let session = try await server.hostSession()
+        let (code, hostToken) = (session.code, session.hostToken)
         let (client, recorder) = connect(port: server.port, path: "/sessions/\(code)/dashboard?token=\(hostToken)")
         try await client.upgraded.get()
         // An unknown message type gets an `error` and the socket stays (PROTOCOL.md).
         try await client.write(text: #"{"type":"no-such-type"}"#)
-        try await Task.sleep(for: .milliseconds(200))
+        try await recorder.waitFor("error")
         client.close()
         let events = try await recorder.finished()
         #expect(events.first == "opened")

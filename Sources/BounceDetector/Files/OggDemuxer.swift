@@ -1,5 +1,5 @@
 /// One packet of a logical Ogg stream, located in the file's bytes.
-struct OggPacket: Equatable {
+package struct OggPacket: Equatable {
     /// Where the packet's bytes are, in order (a packet may span pages).
     var segments: [Range<Int>]
     /// Granule position of the page on which the packet ends, or -1 if that page has none.
@@ -8,10 +8,10 @@ struct OggPacket: Equatable {
     var isLast: Bool
 
     /// The packet's length in bytes.
-    var count: Int { segments.reduce(0) { $0 + $1.count } }
+    package var count: Int { segments.reduce(0) { $0 + $1.count } }
 
     /// The packet's bytes, joined.
-    func bytes(in file: [UInt8]) -> [UInt8] {
+    package func bytes(in file: [UInt8]) -> [UInt8] {
         file.withUnsafeBytes { raw in bytes(in: raw) }
     }
 
@@ -32,11 +32,11 @@ struct OggPacket: Equatable {
 
 /// Splits an Ogg file (RFC 3533) into the packets of its first logical stream, checking every page's
 /// capture pattern, version and CRC.
-enum OggDemuxer {
+package enum OggDemuxer {
     private static let headerSize = 27
 
     /// Packets of the first logical stream, in order.
-    static func packets(in bytes: [UInt8]) throws(AudioError) -> [OggPacket] {
+    package static func packets(in bytes: [UInt8]) throws(AudioError) -> [OggPacket] {
         try packets(in: FileBytes(bytes))
     }
 

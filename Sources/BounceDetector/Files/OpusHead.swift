@@ -1,8 +1,8 @@
 /// The identification header of an Ogg Opus stream (RFC 7845 §5.1).
-struct OpusHead: Equatable {
-    var channels: Int
+package struct OpusHead: Equatable {
+    package var channels: Int
     /// Samples at 48 kHz to drop from the start of the decoded stream.
-    var preSkip: Int
+    package var preSkip: Int
     /// The rate of the original input, informational only.
     var inputSampleRate: Int
     /// Gain to apply, in dB (Q7.8 on the wire).
@@ -15,7 +15,8 @@ struct OpusHead: Equatable {
         self.outputGainDB = outputGainDB
     }
 
-    init(parsing packet: [UInt8]) throws(AudioError) {
+    /// Parses and checks an OpusHead packet; throws `corrupt` or `unsupported` naming what is wrong.
+    package init(parsing packet: [UInt8]) throws(AudioError) {
         self = try packet.withAudioBytes { raw throws(AudioError) in try OpusHead(parsing: raw) }
     }
 

@@ -13,16 +13,16 @@ extension LiveSession {
         queue.async {
             let now = ContinuousClock.now
             do throws(APIError) {
-                let actions = try self.state.streamStarted(user: user, request: request, now: now)
-                guard let player = self.state.playerID(of: user) else { throw .notJoined }
+                // The decoders first: if one cannot open, the journey must not say the tracks started.
                 let streams: PlayerStreams
                 do {
-                    streams = try PlayerStreams(streamId: streamId, request: request, now: now,
-                                                configuration: self.monitorConfiguration)
+                    streams = try PlayerStreams(request: request, now: now, configuration: self.monitorConfiguration)
                 } catch {
                     self.logger.error("cannot open a stream's decoder", metadata: ["error": "\(error)"])
                     throw .internal
                 }
+                let actions = try self.state.streamStarted(user: user, request: request, now: now)
+                guard let player = self.state.playerID(of: user) else { throw .notJoined }
                 self.streams[player] = streams
                 self.armMonitor()
                 self.logger.info("streams started", metadata: [
@@ -47,7 +47,7 @@ extension LiveSession {
                 let journey = seat.journey
                 guard let request = journey.streamRequest, journey.video != .off || journey.audio != .off else { continue }
                 do {
-                    self.streams[player] = try PlayerStreams(streamId: "restored", request: request, now: now,
+                    self.streams[player] = try PlayerStreams(request: request, now: now,
                                                              configuration: self.monitorConfiguration)
                 } catch {
                     self.logger.error("cannot reopen a stream's decoder", metadata: [

@@ -12,17 +12,14 @@ final class PlayerStreams {
     let videoCodec: MediaFrame.Codec?
     /// Reads H.264 picture sizes (an H.264 video track only).
     private let h264: H264ResolutionParser?
-    /// The `POST /streams/start` answer's id, for logs.
-    let streamId: String
     /// The last media error sent to the player.
     private var lastError: ContinuousClock.Instant?
 
     /// Media errors are sent at most this often per player (all are counted in the metrics).
     static let errorInterval: Duration = .seconds(1)
 
-    init(streamId: String, request: StreamStartRequest, now: ContinuousClock.Instant,
+    init(request: StreamStartRequest, now: ContinuousClock.Instant,
          configuration: StreamMonitor.Configuration) throws(AudioError) {
-        self.streamId = streamId
         monitor = StreamMonitor(video: request.video != nil, audio: request.audio != nil, now: now,
                                 configuration: configuration)
         audio = try request.audio.map { audio throws(AudioError) in

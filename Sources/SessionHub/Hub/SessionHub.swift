@@ -131,9 +131,9 @@ package final class SessionHub: Sendable {
 
     /// Queues a bounce for the store (batched with its neighbours).
     private func storeBounce(_ bounce: Bounce, code: SessionCode) {
-        guard let data = try? JSONEncoder().encode(bounce) else { return }
-        events.append(StoredEvent(sessionCode: code, playerId: bounce.playerId, kind: .bounce,
-                                  payload: String(decoding: data, as: UTF8.self), at: Date()))
+        guard let payload = try? MessageCodec.encodeJSON(bounce) else { return }
+        events.append(StoredEvent(sessionCode: code, playerId: bounce.playerId, kind: .bounce, payload: payload,
+                                  at: Date()))
     }
 
     /// Remembers which session a socket belongs to (for its messages and its close).

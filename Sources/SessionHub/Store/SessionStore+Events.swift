@@ -6,8 +6,7 @@ extension SessionStore {
     @discardableResult
     package func appendEvent(_ event: StoredEvent) throws(StoreError) -> StoredEvent {
         let id = try write { db in
-            try db.execute(sql: "INSERT INTO event (sessionCode, playerId, type, payload, at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: event.insertArguments)
+            try db.execute(sql: Self.insertEventSQL, arguments: event.insertArguments)
             return db.lastInsertedRowID
         }
         var stored = event
@@ -25,13 +24,15 @@ extension SessionStore {
 }
 
 extension SessionStore {
+    /// One event row (its columns in `StoredEvent.insertArguments` order).
+    static let insertEventSQL = "INSERT INTO event (sessionCode, playerId, type, payload, at) VALUES (?, ?, ?, ?, ?)"
+
     /// Appends events in one transaction, in order (ids are ignored and not returned). Throws like `appendEvent`;
     /// on error none of them is stored.
     package func appendEvents(_ events: [StoredEvent]) throws(StoreError) {
         guard !events.isEmpty else { return }
         try write { db in
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO event (sessionCode, playerId, type, payload, at) VALUES (?, ?, ?, ?, ?)")
+            let statement = try db.cachedStatement(sql: Self.insertEventSQL)
             for event in events { try statement.execute(arguments: event.insertArguments) }
         }
     }

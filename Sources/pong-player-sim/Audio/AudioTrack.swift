@@ -81,15 +81,24 @@ struct AudioTrack: Sendable {
 
     /// Takes an Ogg Opus file's audio packets as they are.
     static func fromOggOpus(_ bytes: [UInt8]) throws(SimError) -> AudioTrack {
-        let all = try OggPacketReader.packets(in: bytes)
-        guard all.count > 2, let head = all.first, head.count >= 19, head.starts(with: Array("OpusHead".utf8)) else {
-            throw .badAudio("Ogg Opus: no OpusHead, or no audio packets")
+        // BounceDetector's demuxer (page CRCs checked) and OpusHead parser.
+        let all: [OggPacket], head: OpusHead
+        do {
+            all = try OggDemuxer.packets(in: bytes)
+            guard all.count > 2, let first = all.first else {
+                throw SimError.badAudio("Ogg Opus: no OpusHead, or no audio packets")
+            }
+            head = try OpusHead(parsing: first.bytes(in: bytes))
+        } catch let error as SimError {
+            throw error
+        } catch {
+            throw .badAudio("Ogg Opus: \(error)")
         }
-        let channels = Int(head[9])
-        let preSkip = Int(head[10]) | Int(head[11]) << 8
+        let (channels, preSkip) = (head.channels, head.preSkip)
         var packets: [Packet] = []
         var start = 0
-        for bytes in all.dropFirst(2) where !bytes.isEmpty {
+        for packet in all.dropFirst(2) where packet.count > 0 {
+            let bytes = packet.bytes(in: bytes)
             guard let samples = OpusPacketDuration.samples(bytes) else {
                 throw .badAudio("Ogg Opus: packet \(packets.count) has an invalid TOC")
             }

@@ -180,9 +180,9 @@ extension PhoneJourney {
         return decode(Envelope.self, body)?.error.code
     }
 
-    /// A JSON body, or nil.
+    /// A JSON body, or nil (SessionHub's own decoding, nesting guard included).
     static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) -> Value? {
-        try? JSONDecoder().decode(type, from: Data(body))
+        try? MessageCodec.decode(type, from: body)
     }
 }
 

@@ -71,7 +71,9 @@ private final class ReplyCollector: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             status = Int(head.status.code)
+            // Delta-seconds (RFC 9110); anything else, or absurd, is ignored rather than waited for.
             retryAfter = head.headers.first(name: "Retry-After").flatMap(Double.init)
+                .flatMap { $0.isFinite && $0 >= 0 && $0 <= 3600 ? $0 : nil }
         case .body(let part):
             body.append(contentsOf: part.readableBytesView)
         case .end:
