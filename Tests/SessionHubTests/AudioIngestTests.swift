@@ -58,6 +58,21 @@ struct AudioIngestTests {
         }
     }
 
+    @Test("a phone that skips 25 sequence numbers every packet gets at most one concealed packet per real one")
+    func concealmentBudget() throws {
+        let (packets, preSkip) = try ImpactAudio.opusPackets(ImpactAudio.scene(seconds: 1, onsets: []))
+        let ingest = try AudioIngest(codec: .opus, preSkip: preSkip)
+        let gap = AudioIngest.maxConcealedPackets
+        _ = try run(ingest, packets, sequence: { UInt32($0 * (gap + 1)) })
+        let lost = (packets.count - 1) * gap
+        // The first gap is concealed whole; after it, one packet of budget per packet received.
+        #expect(ingest.concealedPackets <= gap + packets.count)
+        #expect(ingest.concealedPackets >= gap)
+        // Stream time still counts every lost packet (concealed or skipped).
+        let expected = Double((packets.count + lost) * 960 - preSkip) / 48000
+        #expect(abs(ingest.streamTime - expected) < 0.001, "\(ingest.streamTime) vs \(expected)")
+    }
+
     @Test("duplicates are dropped; a phone that restarts its counter goes on")
     func duplicatesAndRestarts() throws {
         let (packets, preSkip) = try ImpactAudio.opusPackets(ImpactAudio.scene(seconds: 3, onsets: Self.onsets))

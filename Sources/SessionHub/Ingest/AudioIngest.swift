@@ -31,6 +31,12 @@ public final class AudioIngest {
     private var sequence = SequenceTracker()
     /// Frames per packet, as last decoded (sizes a skipped gap).
     private var packetFrames = 960
+    /// Packets that may still be concealed: starts at `maxConcealedPackets`, one more per packet received (up to
+    /// that), one less per packet concealed. A phone that skips `seq` on purpose cannot make the server decode many
+    /// concealed packets per real one; a real burst of loss after good audio is still concealed whole.
+    private var concealmentBudget = AudioIngest.maxConcealedPackets
+    /// Packets concealed so far (diagnostics and tests).
+    package private(set) var concealedPackets = 0
     private let tune: @Sendable (inout DetectorParameters) -> Void
 
     private enum Decoder {
@@ -98,6 +104,7 @@ public final class AudioIngest {
             throw .undecodable(codec)
         }
         guard let channels = detector?.format.channels, !pcm.isEmpty else { return }
+        concealmentBudget = min(Self.maxConcealedPackets, concealmentBudget + 1)
         timeline?.packetStarts(captureTime: captureTime)
         packetFrames = pcm.count / channels
         feed(pcm, onDetection: onDetection)
@@ -106,9 +113,11 @@ public final class AudioIngest {
     /// Lost packets: Opus conceals short gaps (so the detector hears continuous audio); longer gaps, and any AAC
     /// gap, advance stream time without audio.
     private func recover(lost count: Int, onDetection: (Detection) -> Void) {
-        if case .opus(let opus) = decoder, count <= Self.maxConcealedPackets {
+        if case .opus(let opus) = decoder, count <= concealmentBudget {
+            concealmentBudget -= count
             for _ in 0..<count {
                 guard let pcm = try? opus.concealLoss() else { break }
+                concealedPackets += 1
                 feed(pcm, onDetection: onDetection)
             }
             return
