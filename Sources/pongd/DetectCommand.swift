@@ -68,14 +68,15 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["bandattack"] { p.bandAttack = v != 0 }
                 if let v = overrides["release"] { p.releaseAfterNonImpact = v != 0 }
                 if let v = overrides["warm"] { p.warmStart = v != 0 }
+                if let v = overrides["aref"] { p.attackReferenceSeconds = v / 1000 }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,racket_only\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
-                detector.candidateObserver = { onset, f, flux in
-                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%d,%.2f\n", Double(onset) / rate, flux,
+                detector.candidateObserver = { onset, f, flux, racketOnly in
+                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%d,%.2f,%d\n", Double(onset) / rate, flux,
                                             f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
-                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB)
+                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB, racketOnly ? 1 : 0)
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

@@ -46,6 +46,12 @@ public struct DetectorParameters: Sendable, Equatable {
     public var warmStart = true
     /// A candidate rejected for its attack (not an abrupt onset) ends the refractory at its decision.
     public var releaseAfterNonImpact = true
+    /// The attack compares an onset's first 2.5 ms with the room from this long before it to 3 ms before it
+    /// (`OnsetBands`). A narrow band's level over a few ms is a noisy estimate (a 300 Hz band holds about four
+    /// degrees of freedom in 7 ms), and that noise lets a babble rise look abrupt; 12 ms narrows its spread in dB by
+    /// a quarter, while a longer window reaches back into the decay of whatever sounded before (10…3 ms before: 0.865 at
+    /// 0 dB on the tuning files; 15…3 ms: 0.880; 28…3 ms: 0.853).
+    public var attackReferenceSeconds: Double = 0.015
     /// See `racketBands`.
     public var racketRiseDB: Float = 6
     /// Multiples of the racket-band flux's running deviation above its mean that trigger (12: at 10, Opus noise

@@ -17,7 +17,7 @@ import Foundation
 /// How loud a sound is never makes it a ball. The kind comes from the excess spectrum's centroid. Pure and
 /// allocation-free.
 public struct ImpactClassifier: Sendable, Equatable {
-    /// An impact starts abruptly: in its own bands its first 2.5 ms carry this much more power than 10…3 ms
+    /// An impact starts abruptly: in its own bands its first 2.5 ms carry this much more power than 15…3 ms
     /// before (dB; see `ImpactFeatures.attackDB`).
     public var minimumAttackDB: Float = 10
     /// In a loud room the noise caps how far any ball's attack can clear it, so the gate follows the stream: a

@@ -14,8 +14,9 @@ public final class ImpactDetector {
     public let parameters: DetectorParameters
     /// The accept/reject and kind rule.
     public let classifier: ImpactClassifier
-    /// Called for every candidate with its features, whether accepted or not (diagnostics; nil in production).
-    package var candidateObserver: ((_ onset: Int64, _ features: ImpactFeatures, _ flux: Float) -> Void)?
+    /// Called for every candidate with its features, its trigger flux and whether only the racket band saw it,
+    /// whether accepted or not (diagnostics; nil in production).
+    package var candidateObserver: ((_ onset: Int64, _ features: ImpactFeatures, _ flux: Float, _ racketOnly: Bool) -> Void)?
     /// Called at every hop end with the whole band's and the racket band's flux and trigger levels (diagnostics).
     package var hopObserver: ((_ end: Int64, _ flux: Float, _ threshold: Float, _ racket: Float,
                                _ racketThreshold: Float) -> Void)?
@@ -87,8 +88,9 @@ public final class ImpactDetector {
             let s = Float.pi * Float(i) / Float(n)
             window[i] = Float(sin(Double(s)) * sin(Double(s)))
         }
-        // Enough history for the noise window, the search region, and the classifier's decay window.
-        let history = parameters.samples(0.05) + 4 * n
+        // Enough history for the noise window, the search region, the classifier's decay window and the attack's
+        // reference (with its filters' settling) before the onset.
+        let history = parameters.samples(max(0.05, parameters.attackReferenceSeconds + 0.02)) + 4 * n
         raw = SampleRing(minimumCapacity: history)
         highPassed = SampleRing(minimumCapacity: history)
         highPass = (.highPass(cutoff: 700, sampleRate: format.sampleRate),
@@ -97,7 +99,8 @@ public final class ImpactDetector {
                             racketBand: parameters.racketBins, gate: parameters.gateNats,
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
                             lag: parameters.fluxLag)
-        extractor = FeatureExtractor(parameters: parameters, window: window, bands: OnsetBands(sampleRate: format.sampleRate))
+        extractor = FeatureExtractor(parameters: parameters, window: window, bands: OnsetBands(sampleRate: format.sampleRate,
+                                                                                            referenceSeconds: parameters.attackReferenceSeconds))
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -259,7 +262,7 @@ public final class ImpactDetector {
 
     private func decide(_ candidate: Candidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
-        candidateObserver?(candidate.onset, features, candidate.flux)
+        candidateObserver?(candidate.onset, features, candidate.flux, candidate.racketOnly)
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
         if candidate.racketOnly {

@@ -17,7 +17,7 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// peak, it stays right when codec pre-echo pulls the onset early.
     public var decayDB: Float
     /// How far the onset rises above the room just before it, dB: the second highest of seven bands' power over the
-    /// first 2.5 ms against 10…3 ms before the onset (see `OnsetBands`).
+    /// first 2.5 ms against 15…3 ms before the onset (see `OnsetBands`).
     public var attackDB: Float
     /// How narrow the strongest peaks are: their power over the power three bins to either side, dB. A mode of
     /// the ball's shell is a resonance one Hann main lobe wide; a clap's band of noise is a broad hump.
@@ -35,7 +35,7 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// the peaks, one minus |X₃X₁ − X₂²| / (|X₃||X₁| + |X₂|²): 1 for ringing modes, about ⅓ for a band of noise,
     /// whose phase and level wander at random from hop to hop. Independent of level, and of how damped a mode is.
     public var lineCoherence: Float = 0
-    /// Bands (of seven) whose first 1.5 ms rise by the detector's `racketRiseDB` over 10…3 ms before the onset: a
+    /// Bands (of seven) whose first 1.5 ms rise by the detector's `racketRiseDB` over 15…3 ms before the onset: a
     /// struck object excites every band it has modes in at once, a voice or a note grows band by band.
     public var risingBands: Int = 0
     /// The whole band's attack: the first 2.5 ms over 10…3 ms before the onset, high-passed signal, dB (diagnostic).

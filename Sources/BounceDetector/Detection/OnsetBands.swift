@@ -15,9 +15,9 @@ import Foundation
 /// margin in the first 1.5 ms.
 ///
 /// Each band is two cascaded band-pass sections; the seven bands run side by side in SIMD lanes over the raw signal
-/// from 20 ms before the onset (settling) to 2.5 ms after it. A band's rise is its mean power in the first 1.5 or
-/// 2.5 ms after the onset over its mean power 10…3 ms before it (clear of codec pre-echo). Fixed storage; `measure`
-/// allocates nothing.
+/// from 25 ms before the onset (settling) to 2.5 ms after it. A band's rise is its mean power in the first 1.5 or
+/// 2.5 ms after the onset over its mean power 15…3 ms before it (clear of codec pre-echo; 12 ms, so that the room's
+/// level in a narrow band is a steady estimate). Fixed storage; `measure` allocates nothing.
 struct OnsetBands {
     static let edges: [Double] = [700, 1000, 1500, 2000, 3000, 4000, 6000, 10_000]
 
@@ -68,11 +68,15 @@ struct OnsetBands {
     /// Bands that fit under 0.45 × the sample rate (7 at 44.1 kHz and up).
     let bands: Int
     private let sampleRate: Int
+    /// The room's level is measured from this long before the onset to 3 ms before it (see `init`).
+    private let referenceSeconds: Double
     /// The filter bank at rest (coefficients, zero state), copied for each measurement.
     private let prototype: (Section, Section)
 
-    init(sampleRate: Int) {
+    /// `referenceSeconds`: where the room's level starts to be measured before the onset (it ends 3 ms before).
+    init(sampleRate: Int, referenceSeconds: Double = 0.015) {
         self.sampleRate = sampleRate
+        self.referenceSeconds = max(0.005, referenceSeconds)
         let top = 0.45 * Double(sampleRate)
         var count = 0
         for i in 0..<(Self.edges.count - 1) where Self.edges[i] * 1.2 < top { count += 1 }
@@ -85,11 +89,13 @@ struct OnsetBands {
         prototype = (section, section)
     }
 
-    /// Each band's rise at `onset`; the ring must hold `onset - 20 ms ..< onset + 2.5 ms`.
+    /// Each band's rise at `onset`; the ring must hold `onset - referenceSeconds - 10 ms ..< onset + 2.5 ms` (the
+    /// first 10 ms settle the filters).
     func measure(at onset: Int64, raw: SampleRing) -> Rises {
         let ms = Double(sampleRate) / 1000
-        let start = onset - Int64((20 * ms).rounded())
-        let preStart = Int(onset - Int64((10 * ms).rounded()) - start)
+        let reference = referenceSeconds * 1000
+        let start = onset - Int64(((reference + 10) * ms).rounded())
+        let preStart = Int(onset - Int64((reference * ms).rounded()) - start)
         let preEnd = Int(onset - Int64((3 * ms).rounded()) - start)
         let onsetIndex = Int(onset - start)
         let startEnd = onsetIndex + max(1, Int((1.5 * ms).rounded()))
