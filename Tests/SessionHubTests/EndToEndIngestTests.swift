@@ -6,7 +6,7 @@ import Testing
 /// Live ingest over real sockets (part of the serialized "End to end" suite).
 extension EndToEndTests {
     /// A guest host's session with one guest player whose socket said hello and granted both permissions.
-    private func seatedPlayer(on server: HubTestServer) async throws
+    func seatedPlayer(on server: HubTestServer) async throws
         -> (code: String, player: String, phone: TestPhone, dashboard: TestWebSocketClient,
             resume: (token: String, path: String))
     {

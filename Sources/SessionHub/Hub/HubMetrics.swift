@@ -69,7 +69,7 @@ final class HubMetrics: Sendable {
         counter(in: rejectedFrames, label: "pongd_media_frames_rejected_total", code: code).increment()
     }
 
-    /// An audio or video frame of a started track arrived.
+    /// An audio or video frame of a started track was accepted (its codec checked, its audio decoded).
     func mediaFrame(_ kind: MediaKind) { mediaFrames[kind]?.increment() }
 
     /// A bounce was sent, `latency` after its packet arrived.

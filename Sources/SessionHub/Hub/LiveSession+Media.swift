@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 
 /// Binary frames from a player's socket: probe filler for the prober; audio decoded and listened to for bounces;
-/// video inspected for its picture size; both metered by the player's `StreamMonitor`.
+/// video inspected for its picture size; both metered by the player's `StreamMonitor` once accepted.
 extension LiveSession {
     /// Handles one parsed frame from `connection` (`buffer` holds the whole frame); a frame out of place or unusable
     /// gets an `error` message.
@@ -31,10 +31,6 @@ extension LiveSession {
             send(.error(.streamNotStarted), to: connection)
             return
         }
-        metrics.mediaFrame(kind)
-        state.activity(now: arrival)
-        let monitorActions = streams.monitor.frameArrived(kind, bytes: frame.byteCount, now: arrival)
-        perform(monitorActions, for: player)
         do throws(IngestError) {
             try buffer.withUnsafeReadableBytes { bytes throws(IngestError) in
                 let payload = frame.payload(in: bytes)
@@ -53,7 +49,18 @@ extension LiveSession {
         } catch {
             metrics.mediaRejected(error.code)
             if streams.mayReportError(now: arrival) { send(.error(error.apiError), to: connection) }
+            return
         }
+        frameAccepted(frame, kind, of: streams, from: player, at: arrival)
+    }
+
+    /// A frame passed its track's checks (codec, decoder): only now does it count for the metrics, the session's
+    /// activity and the stream monitor (which makes a starting or failed track live).
+    private func frameAccepted(_ frame: MediaFrame, _ kind: MediaKind, of streams: PlayerStreams,
+                               from player: PlayerID, at arrival: ContinuousClock.Instant) {
+        metrics.mediaFrame(kind)
+        state.activity(now: arrival)
+        perform(streams.monitor.frameArrived(kind, bytes: frame.byteCount, now: arrival), for: player)
     }
 
     /// An impact: to everyone in the lobby and the dashboard at once, then to the store.
