@@ -54,4 +54,35 @@ extension EndToEndTests {
         #expect(metrics.contains(#"pongd_media_frames_total{kind="audio"} 1"#))
         try await server.stop()
     }
+
+    @Test("media errors, stream_not_started and malformed frames included, are throttled per socket")
+    func mediaErrorsThrottled() async throws {
+        let server = try await HubTestServer.start(mediaErrorInterval: .seconds(60))
+        let (code, _, phone, _, _) = try await seatedPlayer(on: server)
+        let video = TestPhone.frame(kind: 2, codec: 1, sequence: 0, payload: [0, 0, 1, 0x65])
+        try await phone.socket.send(binary: video)
+        #expect(jsonObject(await phone.socket.next(type: "error"))["code"] as? String == "stream_not_started")
+        // Within the interval the socket hears of no rejected frame: the next error is the answer to `ready`.
+        try await phone.socket.send(binary: video)
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0, payload: [0xf8]))
+        try await phone.socket.send(binary: [1, 2, 3])
+        try await phone.socket.send(#"{"type":"ready"}"#)
+        #expect(jsonObject(await phone.socket.next(type: "error"))["code"] as? String == "out_of_order")
+
+        // Another player's socket has its own allowance.
+        let (token, user) = try await server.joinGuest(named: "Bo", code: code)
+        let other = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
+        try await other.send(#"{"type":"hello"}"#)
+        _ = await other.next(type: "welcome")
+        try await other.send(binary: video)
+        #expect(jsonObject(await other.next(type: "error"))["code"] as? String == "stream_not_started")
+
+        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="stream_not_started"} 4"#))
+        #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="frame_too_short"} 1"#))
+        #expect(metrics.contains(#"pongd_errors_total{code="stream_not_started"} 2"#))
+        #expect(!metrics.contains(#"pongd_errors_total{code="frame_too_short"}"#))
+        try await server.stop()
+    }
 }
