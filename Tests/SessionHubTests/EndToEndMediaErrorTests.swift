@@ -11,8 +11,8 @@ extension EndToEndTests {
     }
 
     /// Sends `ready` (answered with `out_of_order` before the connection test) and waits for that answer: it runs on
-    /// the session's queue behind every frame sent before it, so those frames have been handled.
-    private func handled(_ socket: TestWebSocketClient) async throws {
+    /// the session's queue behind every message and frame sent before it, so those have been handled.
+    func handled(_ socket: TestWebSocketClient) async throws {
         try await socket.send(#"{"type":"ready"}"#)
         let answer = await socket.next(where: { jsonObject($0)["code"] as? String == "out_of_order" })
         #expect(answer != nil)
