@@ -6,7 +6,7 @@ import Testing
 /// Live ingest over real sockets (part of the serialized "End to end" suite).
 extension EndToEndTests {
     /// A guest host's session with one guest player whose socket said hello and granted both permissions.
-    private func seatedPlayer(on server: HubTestServer) async throws
+    func seatedPlayer(on server: HubTestServer) async throws
         -> (code: String, player: String, phone: TestPhone, dashboard: TestWebSocketClient,
             resume: (token: String, path: String))
     {
@@ -108,7 +108,7 @@ extension EndToEndTests {
 
     @Test("media errors: a frame of another codec, an undecodable packet; the stream goes on")
     func mediaErrors() async throws {
-        let server = try await HubTestServer.start()
+        let server = try await HubTestServer.start(mediaErrorInterval: .zero)  // every error sent
         let (code, _, phone, _, _) = try await seatedPlayer(on: server)
         _ = try await server.call("POST", "/streams/start", token: phone.token, json: """
             {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
@@ -116,7 +116,6 @@ extension EndToEndTests {
         try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 2, sequence: 0, payload: [0xff, 0xf1, 0, 0]))
         let mismatch = jsonObject(await phone.socket.next(type: "error"))
         #expect(mismatch["code"] as? String == "codec_mismatch")
-        try await Task.sleep(for: .milliseconds(1100))  // media errors are sent at most once a second
         try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 1, payload: [0xff, 0x00]))
         let undecodable = jsonObject(await phone.socket.next(type: "error"))
         #expect(undecodable["code"] as? String == "undecodable_media")
@@ -131,19 +130,38 @@ extension EndToEndTests {
 
     @Test("a phone whose socket is down is not failed; back, it gets its full timeout again")
     func reconnectingIsNotFailed() async throws {
-        let server = try await HubTestServer.start(streamMonitor: .quick(stall: .milliseconds(400)))
-        let (code, _, phone, _, resume) = try await seatedPlayer(on: server)
-        _ = try await server.call("POST", "/streams/start", token: phone.token, json: """
+        var monitor = StreamMonitor.Configuration.quick(stall: .milliseconds(400))
+        monitor.startTimeout = monitor.stallTimeout
+        let server = try await HubTestServer.start(streamMonitor: monitor)
+        let (code, player, phone, dashboard, resume) = try await seatedPlayer(on: server)
+        let audioOnly = """
             {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
-            """)
-        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0, payload: TestPhone.silentOpusPacket))
+            """
+        _ = try await server.call("POST", "/streams/start", token: phone.token, json: audioOnly)
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0,
+                                                            payload: TestPhone.silentOpusPacket))
         _ = await phone.socket.next(where: { jsonObject($0)["state"] as? String == "live" })
         await phone.socket.drop()
-        try await Task.sleep(for: .milliseconds(1200))  // three stall timeouts with the socket down
+        let seat = { (lobby: [String: Any]) in
+            (lobby["players"] as? [[String: Any]])?.first { $0["playerId"] as? String == player }
+        }
+        _ = await dashboard.next(where: { seat(jsonObject($0))?["connection"] as? String == "reconnecting" })
+
+        // A second player starts a stream after the drop and sends nothing: once it has failed (start timeout = stall
+        // timeout), the monitor has ticked past a stall timeout since the first phone's last frame, with that
+        // phone's socket down (both players are ticked in one pass).
+        let (token, user) = try await server.joinGuest(named: "Bo", code: code)
+        let other = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
+        try await other.send(#"{"type":"hello"}"#)
+        _ = await other.next(type: "welcome")
+        try await other.send(#"{"type":"permissions","camera":"granted","microphone":"granted"}"#)
+        try await handled(other)
+        _ = try await server.call("POST", "/streams/start", token: token, json: audioOnly)
+        _ = await other.next(where: { jsonObject($0)["state"] as? String == "failed" })
         let audio = { () async throws -> String? in
             let lobby = try await server.call("GET", "/sessions/\(code)")
-            let player = (lobby.body["players"] as? [[String: Any]])?.first
-            return (player?["stream"] as? [String: Any])?["audio"] as? String
+            return (seat(lobby.body)?["stream"] as? [String: Any])?["audio"] as? String
         }
         #expect(try await audio() == "live")
 

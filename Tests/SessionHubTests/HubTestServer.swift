@@ -13,9 +13,11 @@ final class HubTestServer {
     private let task: Task<Void, any Error>
 
     /// Starts a server; `dataDirectory` reuses a folder (for restart tests), nil makes a fresh one.
-    /// The stream monitor's timeouts default to a minute so that slow test machines never fail a stream by accident.
+    /// The stream monitor's timeouts default to a minute so that slow test machines never fail a stream by accident;
+    /// media errors are throttled as in production unless `mediaErrorInterval` says otherwise.
     static func start(dataDirectory: String? = nil, session: SessionState.Configuration = .init(),
-                      joinBurst: Double = 100, streamMonitor: StreamMonitor.Configuration = .patient)
+                      joinBurst: Double = 100, streamMonitor: StreamMonitor.Configuration = .patient,
+                      mediaErrorInterval: Duration = .seconds(1))
         async throws -> HubTestServer
     {
         let folder = dataDirectory
@@ -25,6 +27,7 @@ final class HubTestServer {
             dataDirectory: folder, session: session, joinBurst: joinBurst, joinsPerSecond: joinBurst / 60,
             passwordHashing: .init(logRounds: 10, blockSize: 8, parallelism: 1))
         configuration.streamMonitor = streamMonitor
+        configuration.mediaErrorInterval = mediaErrorInterval
         let hub = try SessionHub(configuration: configuration, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, router: hub.router,
                                 webSockets: hub)

@@ -87,4 +87,23 @@ struct StreamMonitorTests {
         #expect(!monitor.isStarted(.video))
         #expect(monitor.isStarted(.audio))
     }
+
+    @Test("each track keeps its own state: a frame or a timeout of one never touches the other")
+    func tracksApart() {
+        var monitor = StreamMonitor(video: true, audio: true, now: t0)
+        #expect(monitor.frameArrived(.audio, bytes: 100, now: at(0)) == [.trackChanged(.audio, .live)])
+        #expect(monitor.report(now: at(100)).state == .starting)  // video has sent nothing
+        // 3 s: video fails to start; audio, live since 0, is 2 s short of its stall timeout.
+        let actions = monitor.tick(now: at(3000), held: unmuted)
+        #expect(actions.contains(.trackChanged(.video, .failed)))
+        #expect(!actions.contains(.trackChanged(.audio, .failed)))
+        #expect(monitor.frameArrived(.video, bytes: 5000, now: at(3100)) == [.trackChanged(.video, .live)])
+        #expect(monitor.frameArrived(.audio, bytes: 100, now: at(3200)).isEmpty)
+
+        var videoOnly = StreamMonitor(video: true, audio: false, now: t0)
+        #expect(videoOnly.frameArrived(.audio, bytes: 100, now: at(0)).isEmpty)
+        #expect(!videoOnly.isStarted(.audio))
+        #expect(videoOnly.tick(now: at(3000), held: unmuted).contains(.trackChanged(.video, .failed)))
+        #expect(!videoOnly.tick(now: at(9000), held: unmuted).contains(.trackChanged(.audio, .failed)))
+    }
 }

@@ -105,17 +105,30 @@ struct NetworkLab {
         return process
     }
 
-    /// Waits until something listens on TCP `port` in `namespace` (`ss` from iproute2), up to `seconds`.
-    func waitForListener(in namespace: String, port: Int, seconds: Double) throws {
+    /// Waits until process `pid` (launched with `launch`, which execs it in place) listens on a TCP port in
+    /// `namespace` (`ss` from iproute2), up to `seconds`, and returns that port: a server started with `--port 0`
+    /// takes a free one.
+    func listeningPort(of pid: Int32, in namespace: String, seconds: Double) throws -> Int {
         let ip = try Self.requireTool("ip")
         let ss = try Self.requireTool("ss")
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            let listening = try Self.run(ip, ["netns", "exec", namespace, ss, "-ltnH", "sport = :\(port)"])
-            if listening.status == 0, !listening.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return }
+            let listening = try Self.run(ip, ["netns", "exec", namespace, ss, "-ltnpH"])
+            if listening.status == 0, let port = Self.port(of: pid, inListing: listening.output) { return port }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        throw LabError("nothing listens on port \(port) in \(namespace) after \(seconds) s")
+        throw LabError("process \(pid) listens on no TCP port in \(namespace) after \(seconds) s")
+    }
+
+    /// The local port of `pid`'s first listening socket in `ss -ltnpH` output
+    /// (`LISTEN 0 256 10.231.0.1:41235 0.0.0.0:* users:(("pongd",pid=1234,fd=7))`), or nil.
+    static func port(of pid: Int32, inListing listing: String) -> Int? {
+        for line in listing.split(separator: "\n") where line.contains("pid=\(pid),") {
+            let columns = line.split(separator: " ")
+            guard columns.count > 3, let colon = columns[3].lastIndex(of: ":") else { continue }
+            if let port = Int(columns[3][columns[3].index(after: colon)...]) { return port }
+        }
+        return nil
     }
 
     /// Stops the helpers and deletes both namespaces (their veth or TUN devices go with them).

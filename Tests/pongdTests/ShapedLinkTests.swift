@@ -23,14 +23,14 @@ struct ShapedLinkTests {
     private func connectionTest(in lab: NetworkLab) throws -> [String: Any] {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-link-\(UUID().uuidString)")
         let server = try lab.launch(in: lab.serverNamespace, try product("pongd"), [
-            "serve", "--host", lab.serverAddress, "--port", "18080", "--data-dir", data.path, "--log-level", "error",
+            "serve", "--host", lab.serverAddress, "--port", "0", "--data-dir", data.path, "--log-level", "error",
         ])
         defer {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
             try? FileManager.default.removeItem(at: data)
         }
-        try lab.waitForListener(in: lab.serverNamespace, port: 18080, seconds: 20)
+        let port = try lab.listeningPort(of: server.processIdentifier, in: lab.serverNamespace, seconds: 20)
         let output = Pipe()
         let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-link-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
@@ -40,7 +40,7 @@ struct ShapedLinkTests {
             try? FileManager.default.removeItem(at: errorsFile)
         }
         let phone = try lab.launch(in: lab.phoneNamespace, try product("pong-player-sim"), [
-            "probe", "--server", "http://\(lab.serverAddress):18080", "--timeout", "30", "--json",
+            "probe", "--server", "http://\(lab.serverAddress):\(port)", "--timeout", "30", "--json",
         ], output: output, errors: errors)
         let watchdog = DispatchWorkItem { if phone.isRunning { kill(phone.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 45, execute: watchdog)

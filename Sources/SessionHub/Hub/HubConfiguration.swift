@@ -17,6 +17,9 @@ package struct HubConfiguration: Sendable {
     package var passwordHashing: PasswordHasher.Parameters
     /// Stream start and stall timeouts, and the `stream` report interval.
     package var streamMonitor = StreamMonitor.Configuration()
+    /// Least time between two `error` messages answering binary frames on one socket (docs/PROTOCOL.md, "Live
+    /// streams"); tests shorten it.
+    package var mediaErrorInterval: Duration = .seconds(1)
 
     package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
                  session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,

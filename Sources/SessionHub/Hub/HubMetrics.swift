@@ -4,6 +4,9 @@ import Prometheus
 
 /// The hub's metrics, created once (swift-metrics over a Prometheus registry of the hub's own, so nothing global is
 /// bootstrapped) and served as Prometheus text on `GET /metrics`.
+///
+/// The counters by error code are made up front for every code pongd sends (`HubMetrics+Codes.swift`), so counting
+/// one takes no lock; the exposition leaves out those that never counted, as if they were made on first use.
 final class HubMetrics: Sendable {
     /// Where every metric below lives.
     let registry = PrometheusCollectorRegistry()
@@ -14,8 +17,8 @@ final class HubMetrics: Sendable {
     private let textMessages: CoreMetrics.Counter
     private let binaryFrames: CoreMetrics.Counter
     private let sockets = NIOLockedValueBox(0)
-    private let errors = NIOLockedValueBox<[String: CoreMetrics.Counter]>([:])
-    private let rejectedFrames = NIOLockedValueBox<[String: CoreMetrics.Counter]>([:])
+    private let errors: CodeCounters
+    private let rejectedFrames: CodeCounters
     private let mediaFrames: [MediaKind: CoreMetrics.Counter]
     private let bounces: [BounceKind: CoreMetrics.Counter]
     private let bounceLatency: CoreMetrics.Timer
@@ -37,6 +40,9 @@ final class HubMetrics: Sendable {
                                        factory: factory))
         })
         bounceLatency = CoreMetrics.Timer(label: "pongd_bounce_latency_seconds", factory: factory)
+        errors = CodeCounters(label: "pongd_errors_total", codes: Self.errorCodes, factory: factory)
+        rejectedFrames = CodeCounters(label: "pongd_media_frames_rejected_total", codes: Self.mediaRejectionCodes,
+                                      factory: factory)
         connectedSockets.record(0)
         liveSessions.record(0)
     }
@@ -60,16 +66,12 @@ final class HubMetrics: Sendable {
     func message(binary: Bool) { (binary ? binaryFrames : textMessages).increment() }
 
     /// An error was sent to a client, by its code.
-    func error(_ code: String) {
-        counter(in: errors, label: "pongd_errors_total", code: code).increment()
-    }
+    func error(_ code: String) { errors.increment(code) }
 
     /// A media frame was dropped, by the error code it got (sent to the phone or not: media errors are throttled).
-    func mediaRejected(_ code: String) {
-        counter(in: rejectedFrames, label: "pongd_media_frames_rejected_total", code: code).increment()
-    }
+    func mediaRejected(_ code: String) { rejectedFrames.increment(code) }
 
-    /// An audio or video frame of a started track arrived.
+    /// An audio or video frame of a started track was accepted (its codec checked, its audio decoded).
     func mediaFrame(_ kind: MediaKind) { mediaFrames[kind]?.increment() }
 
     /// A bounce was sent, `latency` after its packet arrived.
@@ -78,16 +80,8 @@ final class HubMetrics: Sendable {
         bounceLatency.recordNanoseconds(ProbeTime.nanoseconds(latency))
     }
 
-    private func counter(in table: NIOLockedValueBox<[String: CoreMetrics.Counter]>, label: String,
-                         code: String) -> CoreMetrics.Counter {
-        table.withLockedValue { counters in
-            if let existing = counters[code] { return existing }
-            let made = CoreMetrics.Counter(label: label, dimensions: [("code", code)], factory: factory)
-            counters[code] = made
-            return made
-        }
+    /// The Prometheus text exposition of everything (by-code counters only once they counted).
+    func exposition() -> [UInt8] {
+        Self.droppingZeroSeries(of: [errors.label, rejectedFrames.label], from: registry.emitToBuffer())
     }
-
-    /// The Prometheus text exposition of everything.
-    func exposition() -> [UInt8] { registry.emitToBuffer() }
 }

@@ -3,15 +3,15 @@ import Foundation
 import NIOCore
 
 /// Binary frames from a player's socket: probe filler for the prober; audio decoded and listened to for bounces;
-/// video inspected for its picture size; both metered by the player's `StreamMonitor`.
+/// video inspected for its picture size; both metered by the player's `StreamMonitor` once accepted.
 extension LiveSession {
     /// Handles one parsed frame from `connection` (`buffer` holds the whole frame); a frame out of place or unusable
-    /// gets an `error` message.
+    /// is dropped and gets an `error` message (throttled per socket, `mediaRejected`).
     func mediaFrame(_ frame: MediaFrame, in buffer: ByteBuffer, from connection: ConnectionID) {
         let arrival = ContinuousClock.now
         queue.async {
             guard case .player(let player, let greeted)? = self.state.sockets[connection], greeted else {
-                self.send(.error(.outOfOrder("Say hello before sending media")), to: connection)
+                self.mediaRejected(.outOfOrder("Say hello before sending media"), from: connection, at: arrival)
                 return
             }
             switch frame.kind {
@@ -23,18 +23,26 @@ extension LiveSession {
         }
     }
 
+    /// A binary message from `connection` that is not a media frame: answered like every rejected frame.
+    func malformedFrame(_ error: MediaFrameError, from connection: ConnectionID) {
+        let arrival = ContinuousClock.now
+        queue.async { self.mediaRejected(error.apiError, from: connection, at: arrival) }
+    }
+
+    /// A frame from `connection` was dropped: counted by its code, and answered with `error` unless the socket got
+    /// a media error less than `mediaErrors.interval` ago.
+    private func mediaRejected(_ error: APIError, from connection: ConnectionID, at arrival: ContinuousClock.Instant) {
+        metrics.mediaRejected(error.code)
+        if mediaErrors.mayReport(to: connection, now: arrival) { send(.error(error), to: connection) }
+    }
+
     private func mediaArrived(_ frame: MediaFrame, in buffer: ByteBuffer, from player: PlayerID,
                               on connection: ConnectionID, at arrival: ContinuousClock.Instant) {
         let kind: MediaKind = frame.kind == .audio ? .audio : .video
         guard let streams = streams[player], streams.monitor.isStarted(kind) else {
-            metrics.mediaRejected(APIError.streamNotStarted.code)
-            send(.error(.streamNotStarted), to: connection)
+            mediaRejected(.streamNotStarted, from: connection, at: arrival)
             return
         }
-        metrics.mediaFrame(kind)
-        state.activity(now: arrival)
-        let monitorActions = streams.monitor.frameArrived(kind, bytes: frame.byteCount, now: arrival)
-        perform(monitorActions, for: player)
         do throws(IngestError) {
             try buffer.withUnsafeReadableBytes { bytes throws(IngestError) in
                 let payload = frame.payload(in: bytes)
@@ -51,9 +59,19 @@ extension LiveSession {
                 }
             }
         } catch {
-            metrics.mediaRejected(error.code)
-            if streams.mayReportError(now: arrival) { send(.error(error.apiError), to: connection) }
+            mediaRejected(error.apiError, from: connection, at: arrival)
+            return
         }
+        frameAccepted(frame, kind, of: streams, from: player, at: arrival)
+    }
+
+    /// A frame passed its track's checks (codec, decoder): only now does it count for the metrics, the session's
+    /// activity and the stream monitor (which makes a starting or failed track live).
+    private func frameAccepted(_ frame: MediaFrame, _ kind: MediaKind, of streams: PlayerStreams,
+                               from player: PlayerID, at arrival: ContinuousClock.Instant) {
+        metrics.mediaFrame(kind)
+        state.activity(now: arrival)
+        perform(streams.monitor.frameArrived(kind, bytes: frame.byteCount, now: arrival), for: player)
     }
 
     /// An impact: to everyone in the lobby and the dashboard at once, then to the store.

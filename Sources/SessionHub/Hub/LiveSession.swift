@@ -23,6 +23,8 @@ final class LiveSession: @unchecked Sendable {
     var monitorTimer: (any DispatchSourceTimer)?
     /// Timeouts of the stream monitors.
     let monitorConfiguration: StreamMonitor.Configuration
+    /// When each socket last got an `error` answering a binary frame (LiveSession+Media.swift).
+    var mediaErrors: MediaErrorThrottle
     /// Stores a detected bounce (called on `queue`; must not block it).
     let onBounce: @Sendable (Bounce) -> Void
     /// Journeys as last handed to `onJourney`, so only changes are stored.
@@ -37,12 +39,14 @@ final class LiveSession: @unchecked Sendable {
 
     init(state: SessionState, queue: DispatchQueue, logger: Logger, metrics: HubMetrics,
          monitorConfiguration: StreamMonitor.Configuration = StreamMonitor.Configuration(),
+         mediaErrorInterval: Duration = .seconds(1),
          onJourney: @escaping @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void,
          onBounce: @escaping @Sendable (Bounce) -> Void = { _ in },
          onDiscard: @escaping @Sendable (SessionCode) -> Void) {
         self.code = state.code
         self.metrics = metrics
         self.monitorConfiguration = monitorConfiguration
+        self.mediaErrors = MediaErrorThrottle(interval: mediaErrorInterval)
         self.onBounce = onBounce
         self.onJourney = onJourney
         self.state = state
@@ -101,6 +105,7 @@ final class LiveSession: @unchecked Sendable {
         let id = ConnectionID(connection.id)
         queue.async {
             guard self.sockets.removeValue(forKey: id) != nil else { return }
+            self.mediaErrors.forget(id)
             self.perform(self.state.socketClosed(id, now: .now))
         }
     }

@@ -2,7 +2,7 @@ import BounceDetector
 import Dispatch
 
 /// What the ingest keeps for one player after `POST /streams/start`: the stream monitor, the audio decoder and
-/// detector, the video inspection, and when the player last got an `error` about its media (errors are throttled).
+/// detector, and the video inspection.
 final class PlayerStreams {
     /// States, timeouts and rates of the tracks.
     var monitor: StreamMonitor
@@ -12,11 +12,6 @@ final class PlayerStreams {
     let videoCodec: MediaFrame.Codec?
     /// Reads H.264 picture sizes (an H.264 video track only).
     private let h264: H264ResolutionParser?
-    /// The last media error sent to the player.
-    private var lastError: ContinuousClock.Instant?
-
-    /// Media errors are sent at most this often per player (all are counted in the metrics).
-    static let errorInterval: Duration = .seconds(1)
 
     init(request: StreamStartRequest, now: ContinuousClock.Instant,
          configuration: StreamMonitor.Configuration) throws(AudioError) {
@@ -41,12 +36,5 @@ final class PlayerStreams {
             return
         }
         if let resolution { monitor.resolutionSeen(resolution) }
-    }
-
-    /// Whether an error may be sent now (and, if so, notes that it was).
-    func mayReportError(now: ContinuousClock.Instant) -> Bool {
-        if let lastError, now - lastError < Self.errorInterval { return false }
-        lastError = now
-        return true
     }
 }

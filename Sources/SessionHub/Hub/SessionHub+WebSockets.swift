@@ -50,8 +50,7 @@ extension SessionHub: WebSocketRoute {
         do throws(MediaFrameError) {
             live.mediaFrame(try MediaFrame.parse(binary), in: binary, from: ConnectionID(connection.id))
         } catch {
-            metrics.mediaRejected(error.code)
-            send(.error(error.apiError), to: connection)
+            live.malformedFrame(error, from: ConnectionID(connection.id))
         }
     }
 

@@ -66,6 +66,7 @@ package final class SessionHub: Sendable {
         let queue = sessionQueues[Int(UInt(bitPattern: hasher.finalize()) % UInt(sessionQueues.count))]
         let live = LiveSession(state: state, queue: queue, logger: logger, metrics: metrics,
                                monitorConfiguration: configuration.streamMonitor,
+                               mediaErrorInterval: configuration.mediaErrorInterval,
                                onJourney: { [weak self] player, snapshot in self?.storeJourney(player, snapshot) },
                                onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
                                onDiscard: { [weak self] code in self?.discard(code) })

@@ -1,5 +1,6 @@
 /// Why a media frame of a started stream could not be used. The frame is dropped, the stream goes on; the phone
-/// sees `apiError` as an `error` message (at most one per stream per second, every one counted in the metrics).
+/// sees `apiError` as an `error` message (throttled per socket by `MediaErrorThrottle`; every one counted in the
+/// metrics).
 public struct IngestError: Error, Hashable, Sendable {
     private enum Reason: Hashable, Sendable {
         case codecMismatch(expected: MediaFrame.Codec, got: MediaFrame.Codec)

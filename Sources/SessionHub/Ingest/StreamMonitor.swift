@@ -57,7 +57,7 @@ package struct StreamMonitor: Sendable {
 
     /// Whether the track was started (frames of a track not started are an error).
     package func isStarted(_ kind: MediaKind) -> Bool {
-        kind == .video ? video != nil : audio != nil
+        self[keyPath: Self.track(kind)] != nil
     }
 
     /// A frame of `bytes` (header included) arrived on a track; a first frame or a frame after a failure makes it
@@ -100,14 +100,19 @@ package struct StreamMonitor: Sendable {
         if now >= nextReport {
             nextReport += configuration.reportInterval
             if nextReport <= now { nextReport = now + configuration.reportInterval }
-            actions.append(.report(report(now: now), grade: mediaGrade(now: now)))
+            let rate = meter.rate(now: now)  // one reading for the report and its grade
+            actions.append(.report(report(rate: rate), grade: rate?.grade))
         }
         return actions
     }
 
     /// The `stream` message as of `now`.
     package func report(now: ContinuousClock.Instant) -> StreamReport {
-        let rate = meter.rate(now: now)
+        report(rate: meter.rate(now: now))
+    }
+
+    /// The `stream` message with the meter's reading `rate`.
+    private func report(rate: MediaRateMeter.Rate?) -> StreamReport {
         let tracks = [video, audio].compactMap { $0 }
         let state: StreamState =
             if tracks.contains(where: { $0.state == .failed }) { .failed }
@@ -122,22 +127,16 @@ package struct StreamMonitor: Sendable {
                             fps: hasVideo ? rate?.roundedFPS : nil, uploadKbps: kbps, diagnostics: diagnostics)
     }
 
-    /// The media upload rate's grade as of `now` (nil until the meter has a reading).
-    package func mediaGrade(now: ContinuousClock.Instant) -> ConnectionGrade? {
-        meter.rate(now: now)?.grade
+    /// Where the track of `kind` is kept (nil when not started).
+    private static func track(_ kind: MediaKind) -> WritableKeyPath<StreamMonitor, Track?> {
+        kind == .video ? \.video : \.audio
     }
 
     /// Applies `change` to a started track; nil for a track not started.
     private mutating func update(_ kind: MediaKind, _ change: (inout Track) -> Action?) -> Action? {
-        switch kind {
-        case .video:
-            guard var track = video else { return nil }
-            defer { video = track }
-            return change(&track)
-        case .audio:
-            guard var track = audio else { return nil }
-            defer { audio = track }
-            return change(&track)
-        }
+        let path = Self.track(kind)
+        guard var track = self[keyPath: path] else { return nil }
+        defer { self[keyPath: path] = track }
+        return change(&track)
     }
 }

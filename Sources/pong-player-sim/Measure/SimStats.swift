@@ -1,7 +1,8 @@
 import Histogram
 import NIOConcurrencyHelpers
 
-/// Everything the run measures, shared by all phones' event loops behind a lock.
+/// Everything the run measures, shared by all phones' event loops behind a lock. What every packet or bounce
+/// changes is counted per phone (`PhoneStats`) and merged here at the end.
 ///
 /// Latencies are kept in microseconds in HdrHistograms (3 significant digits) and reported in ms.
 final class SimStats: Sendable {
@@ -19,13 +20,13 @@ final class SimStats: Sendable {
         var errors: [String: Int] = [:]
         /// Sockets re-opened after a drop (chaos or unexpected) with `hello {resumeToken}`.
         var reconnects = 0
-        /// Audio packets sent.
+        /// Audio packets sent (merged from the phones).
         var audioPackets = 0
-        /// Filler bytes sent.
+        /// Filler bytes sent (merged from the phones).
         var fillerBytes = 0
-        /// `bounce` events for the receiving phone's own player.
+        /// `bounce` events for the receiving phone's own player (merged from the phones).
         var bounces = 0
-        /// Bounces whose packet was no longer in the latency ring.
+        /// Bounces whose packet was no longer in the latency ring (merged from the phones).
         var bouncesUnmapped = 0
         /// Sessions whose host started the game.
         var sessionsStarted = 0
@@ -34,16 +35,20 @@ final class SimStats: Sendable {
         /// Join → ready, µs.
         var joinToReady = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
         /// How late the sim sent audio packets after they fell due, µs (the sim's own health: high values mean
-        /// the machine running it cannot keep up).
-        var sendLag = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .two)
-        /// Bounce latency, µs.
-        var bounceLatency = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+        /// the machine running it cannot keep up; merged from the phones).
+        var sendLag = Histogram<UInt64>(highestTrackableValue: maxLatencyMicros, numberOfSignificantValueDigits: .two)
+        /// Bounce latency, µs (merged from the phones).
+        var bounceLatency = Histogram<UInt64>(highestTrackableValue: maxLatencyMicros,
+                                              numberOfSignificantValueDigits: .three)
         /// Bounce scores summed over phones.
         var score = BounceScorer.Score()
 
         /// Total errors.
         var errorTotal: Int { errors.values.reduce(0, +) }
     }
+
+    /// Send lags and bounce latencies above this (10 minutes, in µs) are not recorded.
+    static let maxLatencyMicros: UInt64 = 600_000_000
 
     private let box = NIOLockedValueBox(Values())
 

@@ -82,11 +82,7 @@ extension PhoneDriver {
                                                                    sample: sample + packet.samples),
                               due: due))
             windows.sent(startSample: sample, samples: packet.samples)
-            let lag = SimStats.micros(Self.now().seconds(since: due))
-            stats.update {
-                $0.audioPackets += 1
-                _ = $0.sendLag.record(lag)
-            }
+            counters.audioSent(lag: SimStats.micros(Self.now().seconds(since: due)))
         }
         scheduleNextPacket()
     }
@@ -142,7 +138,7 @@ extension PhoneDriver {
             written += 1
         }
         socket.flush()
-        if written > 0 { stats.update { $0.fillerBytes += written * frameBytes } }
+        counters.fillerBytes += written * frameBytes
         // Wake again: on writability (socketWritable), or when the cap allows the next frame, or shortly.
         guard filler.task == nil else { return }
         var wait = 0.002

@@ -16,8 +16,12 @@ final class PhoneDriver: @unchecked Sendable {
     let server: ServerAddress
     /// The audio to stream (nil for a probe-only phone).
     let track: AudioTrack?
-    /// The run's shared measurements.
+    /// The run's shared measurements (rare events: the journey's steps and errors).
     let stats: SimStats
+    /// This phone's packet, filler and bounce counts, merged into `stats` at the end of the run.
+    var counters = PhoneStats()
+    /// Reads the socket's text messages (one per phone, not one per message).
+    private let decoder = JSONDecoder()
     /// Duration, chaos, filler and address settings.
     let settings: PhoneSettings
     /// Who hears about ready, streamed-enough, finished and test results.
@@ -150,14 +154,7 @@ final class PhoneDriver: @unchecked Sendable {
         detections.append(.init(time: bounce.streamTime, kind: bounce.kind.rawValue))
         let latency = ring.latency(captureTime: UInt64(max(0, bounce.captureTime)), arrival: arrival)
         latencies.append(latency.map { $0 * 1000 } ?? -1)
-        stats.update {
-            $0.bounces += 1
-            if let latency {
-                _ = $0.bounceLatency.record(SimStats.micros(latency))
-            } else {
-                $0.bouncesUnmapped += 1
-            }
-        }
+        counters.bounceHeard(latency: latency)
     }
 
     private func finished(_ error: SimError?) {
@@ -208,7 +205,7 @@ final class PhoneDriver: @unchecked Sendable {
         case .opened:
             perform(journey.socketOpened(now: now))
         case .text(let text):
-            guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(text.utf8)) else { return }
+            guard let message = try? decoder.decode(ServerMessage.self, from: Data(text.utf8)) else { return }
             perform(journey.received(message, now: now))
         case .closed(let code):
             self.socket = nil

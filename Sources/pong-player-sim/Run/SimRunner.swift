@@ -4,7 +4,7 @@ import Foundation
 import SessionHub
 
 /// Runs a load run: creates the sessions, starts the phones over the ramp, prints progress, waits for the end,
-/// scores bounces and returns the measurements.
+/// merges the phones' own counts, scores bounces and returns the measurements.
 struct SimRunner {
     /// The run's parameters.
     struct Plan: Sendable {
@@ -61,7 +61,9 @@ struct SimRunner {
             phones.append(phone)
         }
         let started = PhoneDriver.now()
-        let progress = Task { await Self.progress(stats: stats, every: plan.progressEvery, since: started) }
+        let progress = Task { [phones] in
+            await Self.progress(stats: stats, phones: phones, every: plan.progressEvery, since: started)
+        }
         let limit = plan.ramp + plan.settings.readyTimeout + plan.settings.duration + 60
         let timeout = group.next().scheduleTask(in: .nanoseconds(Int64(limit * 1e9))) {
             Console.error("run did not finish within \(Int(limit)) s; reporting what was measured")
@@ -70,6 +72,11 @@ struct SimRunner {
         try? await coordinator.done.futureResult.get()
         timeout.cancel()
         progress.cancel()
+        for phone in phones {
+            if let counters = try? await phone.loop.submit({ phone.counters }).get() {
+                stats.update { $0.merge(counters) }
+            }
+        }
         if let labels = plan.labels {
             let scorer = BounceScorer(labels: labels, loopSeconds: plan.track.loopSeconds)
             for phone in phones {
@@ -106,21 +113,30 @@ struct SimRunner {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
-    /// A progress line on stderr every `every` seconds.
-    static func progress(stats: SimStats, every: Double, since start: MonoTime) async {
+    /// A progress line on stderr every `every` seconds (packet and bounce counts asked of each phone on its loop).
+    static func progress(stats: SimStats, phones: [PhoneDriver], every: Double, since start: MonoTime) async {
         var lastPackets = 0
         var lastTime = start
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(every))
             if Task.isCancelled { return }
+            var (packets, bounces) = (0, 0)
+            for phone in phones {
+                // Only the two numbers leave the loop (a copy of the counters would share their buffers).
+                let counts = try? await phone.loop.submit {
+                    (packets: phone.counters.audioPackets, bounces: phone.counters.bounces)
+                }.get()
+                packets += counts?.packets ?? 0
+                bounces += counts?.bounces ?? 0
+            }
             let values = stats.snapshot
             let now = PhoneDriver.now()
-            let rate = Double(values.audioPackets - lastPackets) / max(0.001, now.seconds(since: lastTime))
-            lastPackets = values.audioPackets
+            let rate = Double(packets - lastPackets) / max(0.001, now.seconds(since: lastTime))
+            lastPackets = packets
             lastTime = now
             Console.error("[\(Int(now.seconds(since: start).rounded())) s] players \(values.players) "
                 + "readySent \(values.readySent) ready \(values.ready) failed \(values.failed) "
-                + "started \(values.sessionsStarted) audio \(Int(rate)) pkt/s bounces \(values.bounces) "
+                + "started \(values.sessionsStarted) audio \(Int(rate)) pkt/s bounces \(bounces) "
                 + "reconnects \(values.reconnects) errors \(values.errorTotal)")
         }
     }

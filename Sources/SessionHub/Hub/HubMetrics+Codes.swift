@@ -1,0 +1,47 @@
+/// The fixed sets of codes whose counters `HubMetrics` makes up front.
+extension HubMetrics {
+    /// Every code a dropped media frame is counted under (`pongd_media_frames_rejected_total`).
+    static let mediaRejectionCodes: [String] =
+        [MediaFrameError.tooShort(count: 0), .tooLarge(count: 0, limit: 0), .unknownKind(0),
+         .unknownCodec(0, kind: .audio), .emptyPayload(kind: .audio)].map(\.code)
+        + [IngestError.codecMismatch(expected: .opus, got: .aac), .undecodable(.opus)].map(\.code)
+        + [APIError.streamNotStarted.code, APIError.outOfOrder("").code]
+
+    /// Every code pongd sends in an error, HTTP or WebSocket (`pongd_errors_total`): APIError.swift,
+    /// APIError+Catalog.swift and the media codes.
+    static let errorCodes: [String] = [
+        APIError.notFound(""), .methodNotAllowed(""), .payloadTooLarge(limit: 0), .internal,
+        .malformedJSON, .unknownType(""), .missingField(""), .invalidField(""), .messageTooLarge(limit: 0),
+        .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .termsNotAccepted,
+        .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,
+        .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .streamNotStarted, .sessionFull, .gameInProgress,
+        .notHost, .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .outOfOrder(""),
+        .notReady(""), .testInProgress, .connectionTestFailed, .invalidResumeToken, .dashboardReadOnly,
+    ].map(\.code) + mediaRejectionCodes
+
+    /// `exposition` (Prometheus text) without the series of `families` whose value is 0, and without the `# TYPE`
+    /// line of such a family left with no series: counters made up front show once they count, exactly as counters
+    /// made on first use did. (A counter only grows, so a by-code series at 0 has never counted.)
+    static func droppingZeroSeries(of families: [String], from exposition: [UInt8]) -> [UInt8] {
+        let typeLines = Set(families.map { "# TYPE \($0) counter" })
+        let seriesPrefixes = families.map { "\($0){" }
+        var out = ""
+        out.reserveCapacity(exposition.count)
+        var heldType: Substring?
+        for line in String(decoding: exposition, as: UTF8.self).split(separator: "\n") {
+            if typeLines.contains(String(line)) {
+                heldType = line
+                continue
+            }
+            if seriesPrefixes.contains(where: { line.hasPrefix($0) }) {
+                if line.hasSuffix("} 0") { continue }
+                if let type = heldType { out += type + "\n" }
+                heldType = nil
+            } else {
+                heldType = nil
+            }
+            out += line + "\n"
+        }
+        return Array(out.utf8)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import SessionHub
+
+/// Rejected media over real sockets (part of the serialized "End to end" suite).
+extension EndToEndTests {
+    /// The lobby's `stream` of the session's only player.
+    private func playerStream(on server: HubTestServer, code: String) async throws -> [String: Any] {
+        let lobby = try await server.call("GET", "/sessions/\(code)")
+        return (lobby.body["players"] as? [[String: Any]])?.first?["stream"] as? [String: Any] ?? [:]
+    }
+
+    /// Sends `ready` (answered with `out_of_order` before the connection test) and waits for that answer: it runs on
+    /// the session's queue behind every message and frame sent before it, so those have been handled.
+    func handled(_ socket: TestWebSocketClient) async throws {
+        try await socket.send(#"{"type":"ready"}"#)
+        let answer = await socket.next(where: { jsonObject($0)["code"] as? String == "out_of_order" })
+        #expect(answer != nil)
+    }
+
+    @Test("a rejected frame counts for nothing: its track stays starting and no media frame is counted")
+    func rejectedFramesDoNotCount() async throws {
+        let server = try await HubTestServer.start()
+        let (code, _, phone, _, _) = try await seatedPlayer(on: server)
+        _ = try await server.call("POST", "/streams/start", token: phone.token, json: """
+            {"sessionCode":"\(code)","video":{"codec":"vp8","quality":"720p","fps":30},\
+            "audio":{"codec":"opus","sampleRate":48000,"channels":1}}
+            """)
+        // H.264 on the VP8 track, then a packet libopus rejects on the Opus track.
+        try await phone.socket.send(binary: TestPhone.frame(kind: 2, codec: 1, sequence: 0, payload: [0, 0, 1, 0x65]))
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0, payload: [0xff, 0x00]))
+        try await handled(phone.socket)
+        let stream = try await playerStream(on: server, code: code)
+        #expect(stream["video"] as? String == "starting")
+        #expect(stream["audio"] as? String == "starting")
+        var metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        #expect(metrics.contains(#"pongd_media_frames_total{kind="video"} 0"#))
+        #expect(metrics.contains(#"pongd_media_frames_total{kind="audio"} 0"#))
+        #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="codec_mismatch"} 1"#))
+        #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="undecodable_media"} 1"#))
+
+        // Usable frames: both tracks live, each frame counted.
+        let keyFrame: [UInt8] = [0x50, 0x42, 0x00, 0x9d, 0x01, 0x2a, 0x00, 0x05, 0xd0, 0x02]
+            + Array(repeating: 0, count: 200)
+        try await phone.socket.send(binary: TestPhone.frame(kind: 2, codec: 2, sequence: 1, payload: keyFrame))
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 1,
+                                                            payload: TestPhone.silentOpusPacket))
+        try await handled(phone.socket)
+        let live = try await playerStream(on: server, code: code)
+        #expect(live["video"] as? String == "live")
+        #expect(live["audio"] as? String == "live")
+        metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        #expect(metrics.contains(#"pongd_media_frames_total{kind="video"} 1"#))
+        #expect(metrics.contains(#"pongd_media_frames_total{kind="audio"} 1"#))
+        try await server.stop()
+    }
+
+    @Test("media errors, stream_not_started and malformed frames included, are throttled per socket")
+    func mediaErrorsThrottled() async throws {
+        let server = try await HubTestServer.start(mediaErrorInterval: .seconds(60))
+        let (code, _, phone, _, _) = try await seatedPlayer(on: server)
+        let video = TestPhone.frame(kind: 2, codec: 1, sequence: 0, payload: [0, 0, 1, 0x65])
+        try await phone.socket.send(binary: video)
+        #expect(jsonObject(await phone.socket.next(type: "error"))["code"] as? String == "stream_not_started")
+        // Within the interval the socket hears of no rejected frame: the next error is the answer to `ready`.
+        try await phone.socket.send(binary: video)
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0, payload: [0xf8]))
+        try await phone.socket.send(binary: [1, 2, 3])
+        try await phone.socket.send(#"{"type":"ready"}"#)
+        #expect(jsonObject(await phone.socket.next(type: "error"))["code"] as? String == "out_of_order")
+
+        // Another player's socket has its own allowance.
+        let (token, user) = try await server.joinGuest(named: "Bo", code: code)
+        let other = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(code)/player/\(user)?token=\(token)")
+        try await other.send(#"{"type":"hello"}"#)
+        _ = await other.next(type: "welcome")
+        try await other.send(binary: video)
+        #expect(jsonObject(await other.next(type: "error"))["code"] as? String == "stream_not_started")
+
+        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="stream_not_started"} 4"#))
+        #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="frame_too_short"} 1"#))
+        #expect(metrics.contains(#"pongd_errors_total{code="stream_not_started"} 2"#))
+        #expect(!metrics.contains(#"pongd_errors_total{code="frame_too_short"}"#))
+        try await server.stop()
+    }
+}
