@@ -5,7 +5,16 @@ import Testing
 
 /// Live ingest over real sockets (part of the serialized "End to end" suite).
 extension EndToEndTests {
-    /// A guest host's session with one guest player whose socket said hello and granted both permissions.
+    /// Sends `ready` (answered with `out_of_order` before the connection test) and waits for that answer: it runs on
+    /// the session's queue behind every message and frame sent before it, so those have been handled.
+    func handled(_ socket: TestWebSocketClient) async throws {
+        try await socket.send(#"{"type":"ready"}"#)
+        let answer = await socket.next(where: { jsonObject($0)["code"] as? String == "out_of_order" })
+        #expect(answer != nil)
+    }
+
+    /// A guest host's session with one guest player whose socket said hello and granted both permissions (the
+    /// server has handled the grant when this returns).
     func seatedPlayer(on server: HubTestServer) async throws
         -> (code: String, player: String, phone: TestPhone, dashboard: TestWebSocketClient,
             resume: (token: String, path: String))
@@ -22,6 +31,8 @@ extension EndToEndTests {
         let player = try #require(welcome["playerId"] as? String)
         let resume = try #require(welcome["resumeToken"] as? String)
         try await socket.send(#"{"type":"permissions","camera":"granted","microphone":"granted"}"#)
+        // The callers' next step is `POST /streams/start` on another connection: it must not overtake the grant.
+        try await handled(socket)
         return (code, player, TestPhone(server: server, token: token, code: code, socket: socket), dashboard,
                 (resume, "/sessions/\(code)/player/\(user)?token=\(token)"))
     }

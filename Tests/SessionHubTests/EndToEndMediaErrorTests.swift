@@ -10,14 +10,6 @@ extension EndToEndTests {
         return (lobby.body["players"] as? [[String: Any]])?.first?["stream"] as? [String: Any] ?? [:]
     }
 
-    /// Sends `ready` (answered with `out_of_order` before the connection test) and waits for that answer: it runs on
-    /// the session's queue behind every message and frame sent before it, so those have been handled.
-    func handled(_ socket: TestWebSocketClient) async throws {
-        try await socket.send(#"{"type":"ready"}"#)
-        let answer = await socket.next(where: { jsonObject($0)["code"] as? String == "out_of_order" })
-        #expect(answer != nil)
-    }
-
     @Test("a rejected frame counts for nothing: its track stays starting and no media frame is counted")
     func rejectedFramesDoNotCount() async throws {
         let server = try await HubTestServer.start()
@@ -83,6 +75,27 @@ extension EndToEndTests {
         #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="frame_too_short"} 1"#))
         #expect(metrics.contains(#"pongd_errors_total{code="stream_not_started"} 2"#))
         #expect(!metrics.contains(#"pongd_errors_total{code="frame_too_short"}"#))
+        try await server.stop()
+    }
+
+    @Test("a dashboard that sends binary, a frame or garbage, hears dashboard_read_only and keeps listening")
+    func dashboardBinaryIsReadOnly() async throws {
+        let server = try await HubTestServer.start(mediaErrorInterval: .zero)  // every error sent
+        let session = try await server.hostSession()
+        let dashboard = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(session.code)/dashboard?token=\(session.hostToken)")
+        _ = await dashboard.next(type: "welcome")
+        try await dashboard.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0,
+                                                         payload: TestPhone.silentOpusPacket))
+        #expect(jsonObject(await dashboard.next(type: "error"))["code"] as? String == "dashboard_read_only")
+        try await dashboard.send(binary: [1, 2, 3])
+        #expect(jsonObject(await dashboard.next(type: "error"))["code"] as? String == "dashboard_read_only")
+        // Still listening: a player's join reaches it.
+        _ = try await server.joinGuest(named: "Cy", code: session.code)
+        let lobby = await dashboard.next(where: { ($0.contains(#""type":"lobby""#)) && $0.contains("Cy") })
+        #expect(lobby != nil)
+        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="dashboard_read_only"} 2"#))
         try await server.stop()
     }
 }

@@ -11,7 +11,8 @@ extension LiveSession {
         let arrival = ContinuousClock.now
         queue.async {
             guard case .player(let player, let greeted)? = self.state.sockets[connection], greeted else {
-                self.mediaRejected(.outOfOrder("Say hello before sending media"), from: connection, at: arrival)
+                self.mediaRejected(self.notFromAPlayer(connection) ?? .outOfOrder("Say hello before sending media"),
+                                   from: connection, at: arrival)
                 return
             }
             switch frame.kind {
@@ -26,7 +27,15 @@ extension LiveSession {
     /// A binary message from `connection` that is not a media frame: answered like every rejected frame.
     func malformedFrame(_ error: MediaFrameError, from connection: ConnectionID) {
         let arrival = ContinuousClock.now
-        queue.async { self.mediaRejected(error.apiError, from: connection, at: arrival) }
+        queue.async {
+            self.mediaRejected(self.notFromAPlayer(connection) ?? error.apiError, from: connection, at: arrival)
+        }
+    }
+
+    /// `dashboard_read_only` for a dashboard's socket (it sends nothing, binary included), else nil.
+    private func notFromAPlayer(_ connection: ConnectionID) -> APIError? {
+        if case .dashboard? = state.sockets[connection] { return .dashboardReadOnly }
+        return nil
     }
 
     /// A frame from `connection` was dropped: counted by its code, and answered with `error` unless the socket got
