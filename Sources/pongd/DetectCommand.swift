@@ -91,11 +91,15 @@ struct DetectCommand: ParsableCommand {
                 detector.process(chunk) { impacts.append($0) }
             }
             detector.finish { impacts.append($0) }
-            if let candidates {
-                try? candidateRows.write(toFile: candidates, atomically: true, encoding: .utf8)
-            }
-            if let hops {
-                try? hopRows.write(toFile: hops, atomically: true, encoding: .utf8)
+            for (path, rows) in [(candidates, candidateRows), (hops, hopRows)] {
+                guard let path else { continue }
+                do {
+                    try rows.write(toFile: path, atomically: true, encoding: .utf8)
+                } catch {
+                    let reason = "pongd detect: cannot write \(path): \(error.localizedDescription)\n"
+                    FileHandle.standardError.write(Data(reason.utf8))
+                    throw ExitCode.failure
+                }
             }
         } catch let error as AudioError {
             FileHandle.standardError.write(Data("pongd detect: \(file): \(error.message)\n".utf8))

@@ -90,4 +90,29 @@ struct DetectCommandTests {
         #expect(parsed?.count == 2)
         #expect(parsed?.first?["kind"] as? String == "table", "a 4 kHz ringing burst is bright: a table bounce")
     }
+
+    @Test("the diagnostic CSVs are written, and one that cannot be written is an error, not silence")
+    func diagnosticFiles() throws {
+        let url = try temporaryFile("clicks.wav", clicksWAV(onsets: [0.5], seconds: 1))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let candidates = folder.appendingPathComponent("cand.csv").path
+        let hops = folder.appendingPathComponent("hops.csv").path
+        let written = try run(["detect", url.path, "--candidates", candidates, "--hops", hops])
+        #expect(written.status == 0, "\(written.stderr)")
+        let candidateLines = try String(contentsOfFile: candidates, encoding: .utf8).split(separator: "\n")
+        #expect(candidateLines.first?.hasPrefix("time,flux,") == true)
+        #expect(candidateLines.count >= 2)
+        let hopLines = try String(contentsOfFile: hops, encoding: .utf8).split(separator: "\n")
+        #expect(hopLines.count > 100)
+
+        let unwritable = folder.appendingPathComponent("missing/cand.csv").path
+        let failed = try run(["detect", url.path, "--candidates", unwritable])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("cannot write \(unwritable)"))
+    }
 }

@@ -17,21 +17,21 @@ struct Biquad {
             a1: Float(-2 * cosw / a0), a2: Float((1 - alpha) / a0))
     }
 
-    /// Normalised coefficients (a0 = 1).
-    struct Coefficients {
-        var b0: Float, b1: Float, b2: Float, a1: Float, a2: Float
+    /// Normalised band-pass coefficients (a0 = 1; a band-pass has b1 = 0).
+    struct BandPassCoefficients {
+        var b0: Float, b2: Float, a1: Float, a2: Float
     }
 
     /// A band-pass from `low` to `high` Hz (RBJ cookbook, constant 0 dB peak gain at the geometric centre); b1 is 0.
-    static func bandPassCoefficients(low: Double, high: Double, sampleRate: Int) -> Coefficients {
+    static func bandPassCoefficients(low: Double, high: Double, sampleRate: Int) -> BandPassCoefficients {
         let top = min(high, 0.45 * Double(sampleRate))
         let centre = (low * top).squareRoot()
         let w0 = 2 * Double.pi * centre / Double(sampleRate)
         let octaves = log2(top / low)
         let alpha = sin(w0) * sinh(log(2.0) / 2 * octaves * w0 / sin(w0))
         let a0 = 1 + alpha
-        return Coefficients(b0: Float(alpha / a0), b1: 0, b2: Float(-alpha / a0),
-                            a1: Float(-2 * cos(w0) / a0), a2: Float((1 - alpha) / a0))
+        return BandPassCoefficients(b0: Float(alpha / a0), b2: Float(-alpha / a0),
+                                    a1: Float(-2 * cos(w0) / a0), a2: Float((1 - alpha) / a0))
     }
 
     private init(b0: Float, b1: Float, b2: Float, a1: Float, a2: Float) {

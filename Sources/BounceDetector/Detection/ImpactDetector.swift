@@ -99,8 +99,8 @@ public final class ImpactDetector {
                             racketBand: parameters.racketBins, gate: parameters.gateNats,
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
                             lag: parameters.fluxLag)
-        extractor = FeatureExtractor(parameters: parameters, window: window, bands: OnsetBands(sampleRate: format.sampleRate,
-                                                                                            referenceSeconds: parameters.attackReferenceSeconds))
+        let bands = OnsetBands(sampleRate: format.sampleRate, referenceSeconds: parameters.attackReferenceSeconds)
+        extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)

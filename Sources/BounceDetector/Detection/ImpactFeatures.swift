@@ -64,7 +64,8 @@ struct FeatureExtractor {
     let window: UnsafeMutablePointer<Float>
     let bands: OnsetBands
 
-    /// Features of the impact starting at `onset`; the rings must hold `onset - 10 ms ..< onset + decisionDelay`.
+    /// Features of the impact starting at `onset`; the rings must hold the onset bands' reference and settling before
+    /// the onset (`OnsetBands.measure`) up to `onset + decisionDelay`.
     func measure(onset: Int64, raw: SampleRing, highPassed: SampleRing, fft: RealFFT, flux: SpectralFlux)
         -> ImpactFeatures
     {

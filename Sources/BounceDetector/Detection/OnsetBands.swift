@@ -52,7 +52,7 @@ struct OnsetBands {
         var b0 = SIMD8<Float>(), b2 = SIMD8<Float>(), a1 = SIMD8<Float>(), a2 = SIMD8<Float>()
         var z1 = SIMD8<Float>(), z2 = SIMD8<Float>()
 
-        mutating func set(lane: Int, _ c: Biquad.Coefficients) {
+        mutating func set(lane: Int, _ c: Biquad.BandPassCoefficients) {
             (b0[lane], b2[lane], a1[lane], a2[lane]) = (c.b0, c.b2, c.a1, c.a2)
         }
 
