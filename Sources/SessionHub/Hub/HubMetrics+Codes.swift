@@ -1,23 +1,15 @@
 /// The fixed sets of codes whose counters `HubMetrics` makes up front.
 extension HubMetrics {
-    /// Every code a dropped media frame is counted under (`pongd_media_frames_rejected_total`).
+    /// Every code a dropped media frame is counted under (`pongd_media_frames_rejected_total`): the frame errors,
+    /// the ingest errors, and a frame out of place (before `hello`, on a track not started, from a dashboard).
     static let mediaRejectionCodes: [String] =
         [MediaFrameError.tooShort(count: 0), .tooLarge(count: 0, limit: 0), .unknownKind(0),
          .unknownCodec(0, kind: .audio), .emptyPayload(kind: .audio)].map(\.code)
         + [IngestError.codecMismatch(expected: .opus, got: .aac), .undecodable(.opus)].map(\.code)
-        + [APIError.streamNotStarted.code, APIError.outOfOrder("").code]
+        + [APIError.streamNotStarted, .outOfOrder(""), .dashboardReadOnly].map(\.code)
 
-    /// Every code pongd sends in an error, HTTP or WebSocket (`pongd_errors_total`): APIError.swift,
-    /// APIError+Catalog.swift and the media codes.
-    static let errorCodes: [String] = [
-        APIError.notFound(""), .methodNotAllowed(""), .payloadTooLarge(limit: 0), .internal,
-        .malformedJSON, .unknownType(""), .missingField(""), .invalidField(""), .messageTooLarge(limit: 0),
-        .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .termsNotAccepted,
-        .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,
-        .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .streamNotStarted, .sessionFull, .gameInProgress,
-        .notHost, .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .outOfOrder(""),
-        .notReady(""), .testInProgress, .connectionTestFailed, .invalidResumeToken, .dashboardReadOnly,
-    ].map(\.code) + mediaRejectionCodes
+    /// Every code pongd sends in an error, HTTP or WebSocket (`pongd_errors_total`).
+    static let errorCodes: [String] = APIError.all.map(\.code)
 
     /// `exposition` (Prometheus text) without the series of `families` whose value is 0, and without the `# TYPE`
     /// line of such a family left with no series: counters made up front show once they count, exactly as counters

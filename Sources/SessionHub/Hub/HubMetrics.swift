@@ -10,7 +10,6 @@ import Prometheus
 final class HubMetrics: Sendable {
     /// Where every metric below lives.
     let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
     private let connectedSockets: CoreMetrics.Gauge
     private let liveSessions: CoreMetrics.Gauge
     private let joins: CoreMetrics.Counter
@@ -24,13 +23,12 @@ final class HubMetrics: Sendable {
     private let bounceLatency: CoreMetrics.Timer
 
     init() {
-        factory = PrometheusMetricsFactory(registry: registry)
+        let factory = PrometheusMetricsFactory(registry: registry)
         connectedSockets = CoreMetrics.Gauge(label: "pongd_connected_sockets", factory: factory)
         liveSessions = CoreMetrics.Gauge(label: "pongd_live_sessions", factory: factory)
         joins = CoreMetrics.Counter(label: "pongd_joins_total", factory: factory)
         textMessages = CoreMetrics.Counter(label: "pongd_messages_total", dimensions: [("kind", "text")], factory: factory)
         binaryFrames = CoreMetrics.Counter(label: "pongd_messages_total", dimensions: [("kind", "binary")], factory: factory)
-        let factory = self.factory
         mediaFrames = Dictionary(uniqueKeysWithValues: MediaKind.allCases.map { kind in
             (kind, CoreMetrics.Counter(label: "pongd_media_frames_total", dimensions: [("kind", kind.rawValue)],
                                        factory: factory))

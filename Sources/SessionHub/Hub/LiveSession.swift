@@ -39,7 +39,7 @@ final class LiveSession: @unchecked Sendable {
 
     init(state: SessionState, queue: DispatchQueue, logger: Logger, metrics: HubMetrics,
          monitorConfiguration: StreamMonitor.Configuration = StreamMonitor.Configuration(),
-         mediaErrorInterval: Duration = .seconds(1),
+         mediaErrorInterval: Duration,
          onJourney: @escaping @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void,
          onBounce: @escaping @Sendable (Bounce) -> Void = { _ in },
          onDiscard: @escaping @Sendable (SessionCode) -> Void) {

@@ -30,12 +30,6 @@ package struct TokenBucket: Sendable, Equatable {
         return tokens >= 1 ? 0 : (1 - tokens) / perSecond
     }
 
-    /// Whether the bucket is full (its owner may be forgotten).
-    package mutating func isFull(now: ContinuousClock.Instant) -> Bool {
-        refill(now: now)
-        return tokens >= capacity
-    }
-
     private mutating func refill(now: ContinuousClock.Instant) {
         let elapsed = updated.duration(to: now)
         guard elapsed > .zero else { return }
