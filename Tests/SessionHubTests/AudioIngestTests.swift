@@ -13,7 +13,7 @@ struct AudioIngestTests {
                      sequence: (Int) -> UInt32 = { UInt32($0) }) throws -> [AudioIngest.Detection] {
         var detections: [AudioIngest.Detection] = []
         for (index, packet) in packets.enumerated() where !dropped.contains(index) {
-            try packet.withUnsafeBytes { bytes in
+            _ = try packet.withUnsafeBytes { bytes in
                 try ingest.ingest(bytes, codec: .opus, sequence: sequence(index),
                                   captureTime: Self.base + UInt64(index) * 20_000) { detections.append($0) }
             }
@@ -83,6 +83,11 @@ struct AudioIngestTests {
         detections += try run(ingest, Array(packets.dropFirst(10)), sequence: { UInt32(100_000 + $0) })
         #expect(detections.count == Self.onsets.count)
         #expect(abs((detections.first?.streamTime ?? 0) - Self.onsets[0]) < 0.001)
+        // The caller learns which frames were taken: a duplicate counts for nothing.
+        let taken = try packets[10].withUnsafeBytes { bytes in
+            try ingest.ingest(bytes, codec: .opus, sequence: 100_005, captureTime: 0) { _ in }
+        }
+        #expect(!taken)
     }
 
     @Test("a frame of the other codec and an undecodable packet are errors; the stream goes on")
@@ -110,7 +115,7 @@ struct AudioIngestTests {
         let ingest = try AudioIngest(codec: .aac)
         var detections: [AudioIngest.Detection] = []
         for (index, range) in frames.enumerated() {
-            try Array(bytes[range]).withUnsafeBytes { frame in
+            _ = try Array(bytes[range]).withUnsafeBytes { frame in
                 try ingest.ingest(frame, codec: .aac, sequence: UInt32(index), captureTime: UInt64(index) * 21_333) {
                     detections.append($0)
                 }

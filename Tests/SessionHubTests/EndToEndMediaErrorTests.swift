@@ -37,6 +37,9 @@ extension EndToEndTests {
         try await phone.socket.send(binary: TestPhone.frame(kind: 2, codec: 2, sequence: 1, payload: keyFrame))
         try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 1,
                                                             payload: TestPhone.silentOpusPacket))
+        // The same audio frame again: a duplicate, dropped silently and counted for nothing.
+        try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 1,
+                                                            payload: TestPhone.silentOpusPacket))
         try await handled(phone.socket)
         let live = try await playerStream(on: server, code: code)
         #expect(live["video"] as? String == "live")

@@ -19,7 +19,7 @@ let benchmarks: @Sendable () -> Void = {
         var detections = 0
         // Warm up past the detector's first quarter-second and fill the timeline's ring.
         for (index, packet) in packets.packets.prefix(100).enumerated() {
-            try packet.withUnsafeBytes { raw in
+            _ = try packet.withUnsafeBytes { raw in
                 try ingest.ingest(raw, codec: .opus, sequence: UInt32(index), captureTime: UInt64(index) * 20_000) { _ in
                     detections += 1
                 }
@@ -28,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for iteration in benchmark.scaledIterations {
             let index = 100 + iteration
-            try packets.packets[index % packets.packets.count].withUnsafeBytes { raw in
+            _ = try packets.packets[index % packets.packets.count].withUnsafeBytes { raw in
                 try ingest.ingest(raw, codec: .opus, sequence: UInt32(truncatingIfNeeded: index),
                                   captureTime: UInt64(index) * 20_000) { _ in detections += 1 }
             }

@@ -52,26 +52,29 @@ extension LiveSession {
             mediaRejected(.streamNotStarted, from: connection, at: arrival)
             return
         }
+        let taken: Bool
         do throws(IngestError) {
-            try buffer.withUnsafeReadableBytes { bytes throws(IngestError) in
+            taken = try buffer.withUnsafeReadableBytes { bytes throws(IngestError) -> Bool in
                 let payload = frame.payload(in: bytes)
                 if kind == .video {
                     guard frame.codec == streams.videoCodec else {
                         throw .codecMismatch(expected: streams.videoCodec ?? frame.codec, got: frame.codec)
                     }
                     streams.inspectVideo(payload, codec: frame.codec)
-                } else if let audio = streams.audio {
-                    try audio.ingest(payload, codec: frame.codec, sequence: frame.sequence,
-                                     captureTime: frame.captureTime) { detection in
-                        bounceHeard(detection, from: player, arrival: arrival)
-                    }
+                    return true
+                }
+                guard let audio = streams.audio else { return true }
+                return try audio.ingest(payload, codec: frame.codec, sequence: frame.sequence,
+                                        captureTime: frame.captureTime) { detection in
+                    bounceHeard(detection, from: player, arrival: arrival)
                 }
             }
         } catch {
             mediaRejected(error.apiError, from: connection, at: arrival)
             return
         }
-        frameAccepted(frame, kind, of: streams, from: player, at: arrival)
+        // A duplicate audio frame is dropped silently: it counts for nothing, and keeps no track live.
+        if taken { frameAccepted(frame, kind, of: streams, from: player, at: arrival) }
     }
 
     /// A frame passed its track's checks (codec, decoder): only now does it count for the metrics, the session's

@@ -19,7 +19,8 @@ public final class AudioIngest {
         public var confidence: Double
     }
 
-    /// Gaps of up to this many packets are concealed (libopus PLC); longer ones are skipped in stream time.
+    /// Gaps of up to this many packets, within `concealmentBudget`, are concealed (libopus PLC); longer ones are
+    /// skipped in stream time.
     public static let maxConcealedPackets = 25
 
     /// The codec `POST /streams/start` chose (`.opus` or `.aac`).
@@ -74,13 +75,15 @@ public final class AudioIngest {
     }
 
     /// Takes one audio frame's payload; `onDetection` gets every impact the detector decided on meanwhile.
-    /// Throws `codec_mismatch` or `undecodable_media` (the stream stays usable).
+    /// Returns false for a duplicate (a `seq` already passed), which is dropped unread. Throws `codec_mismatch` or
+    /// `undecodable_media` (the stream stays usable).
+    @discardableResult
     public func ingest(_ payload: UnsafeRawBufferPointer, codec: MediaFrame.Codec, sequence number: UInt32,
-                        captureTime: UInt64, onDetection: (Detection) -> Void) throws(IngestError) {
+                       captureTime: UInt64, onDetection: (Detection) -> Void) throws(IngestError) -> Bool {
         guard codec == self.codec else { throw .codecMismatch(expected: self.codec, got: codec) }
         switch sequence.step(number) {
         case .stale:
-            return
+            return false
         case .first, .next, .restarted:
             break
         case .lost(let count):
@@ -103,11 +106,12 @@ public final class AudioIngest {
         } catch {
             throw .undecodable(codec)
         }
-        guard let channels = detector?.format.channels, !pcm.isEmpty else { return }
+        guard let channels = detector?.format.channels, !pcm.isEmpty else { return true }
         concealmentBudget = min(Self.maxConcealedPackets, concealmentBudget + 1)
         timeline?.packetStarts(captureTime: captureTime)
         packetFrames = pcm.count / channels
         feed(pcm, onDetection: onDetection)
+        return true
     }
 
     /// Lost packets: Opus conceals short gaps (so the detector hears continuous audio); longer gaps, and any AAC
