@@ -8,6 +8,11 @@ enum Fixture {
 
     static let granted = ClientMessage.Permissions(camera: .granted, microphone: .granted)
     static let config = ClientMessage.StreamConfig(quality: .p720, fps: .fps30)
+    /// A `POST /streams/start` body asking for the tracks given (H.264 720p30 video, Opus mono audio).
+    static func streams(video: Bool = true, audio: Bool = true) -> StreamStartRequest {
+        StreamStartRequest(sessionCode: "ABC234", video: video ? .init(codec: .h264, quality: .p720, fps: .fps30) : nil,
+                           audio: audio ? .init(codec: .opus, sampleRate: 48000, channels: 1) : nil)
+    }
     static let fullBattery = ClientMessage.Battery(level: 80, charging: false)
 
     static let goodTest = ConnectionTestResult(

@@ -241,8 +241,8 @@ struct JourneySnapshotTests {
     private let t0 = ContinuousClock.now
     private let wall = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("a journey past its stream step comes back there, with permissions, choices and its test's age")
-    func roundTrip() throws {
+    /// A session whose one player ("u", player "p") said hello and granted both permissions.
+    private func grantedState() throws -> SessionState {
         var state = SessionState.create(code: SessionCode(userInput: "ABC-234")!, host: .init(userId: UserID("h"), name: "H"),
                                         game: GameSettings(mode: .rally, pointsToWin: .eleven), now: t0).0
         let seat = try state.join(user: UserID("u"), displayName: "Ari", photoURL: nil, playerId: PlayerID("p"),
@@ -251,7 +251,13 @@ struct JourneySnapshotTests {
         _ = state.socketOpened(socket, user: UserID("u"), now: t0)
         _ = state.received(.hello(.init(resumeToken: seat.resumeToken)), on: socket, now: t0)
         _ = state.received(.permissions(.init(camera: .granted, microphone: .granted)), on: socket, now: t0)
-        _ = try state.streamStarted(user: UserID("u"), video: true, audio: false, now: t0)
+        return state
+    }
+
+    @Test("a journey past its stream step comes back there, with permissions, choices and its test's age")
+    func roundTrip() throws {
+        var state = try grantedState()
+        _ = try state.streamStarted(user: UserID("u"), request: Fixture.streams(audio: false), now: t0)
         let snapshot = try #require(state.journeySnapshots(now: t0 + .seconds(5), wallNow: wall)[PlayerID("p")])
         #expect(snapshot.videoStarted && !snapshot.audioStarted && snapshot.withoutAudio)
 
@@ -268,13 +274,7 @@ struct JourneySnapshotTests {
 
     @Test("the streams/start body is kept: codecs and pre-skip come back; a row written before it decodes without")
     func streamRequest() throws {
-        var state = SessionState.create(code: SessionCode(userInput: "ABC-234")!, host: .init(userId: UserID("h"), name: "H"),
-                                        game: GameSettings(mode: .rally, pointsToWin: .eleven), now: t0).0
-        let seat = try state.join(user: UserID("u"), displayName: "Ari", photoURL: nil, playerId: PlayerID("p"),
-                                  resumeToken: "r", now: t0)
-        _ = state.socketOpened(ConnectionID(1), user: UserID("u"), now: t0)
-        _ = state.received(.hello(.init(resumeToken: seat.resumeToken)), on: ConnectionID(1), now: t0)
-        _ = state.received(.permissions(.init(camera: .granted, microphone: .granted)), on: ConnectionID(1), now: t0)
+        var state = try grantedState()
         let request = StreamStartRequest(sessionCode: "abc-234", video: nil,
                                          audio: .init(codec: .aac, sampleRate: 44100, channels: 2, preSkip: 1024))
         _ = try state.streamStarted(user: UserID("u"), request: request, now: t0)

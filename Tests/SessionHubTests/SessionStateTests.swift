@@ -37,7 +37,7 @@ struct SessionHarness {
         _ = state.received(.battery(Fixture.fullBattery), on: socket, now: t0)
         _ = state.received(.permissions(Fixture.granted), on: socket, now: t0)
         _ = state.received(.streamConfig(Fixture.config), on: socket, now: t0)
-        _ = try? state.streamStarted(user: Self.user(n), video: true, audio: true, now: t0)
+        _ = try? state.streamStarted(user: Self.user(n), request: Fixture.streams(), now: t0)
         _ = state.mediaChanged(Self.player(n), .video, to: .live, now: t0)
         _ = state.mediaChanged(Self.player(n), .audio, to: .live, now: t0)
         _ = state.received(.connectionTestStart, on: socket, now: t0)
@@ -138,7 +138,7 @@ struct SessionStateTests {
     func streamNeedsSeat() throws {
         var harness = try H()
         #expect(throws: APIError.notJoined) {
-            try harness.state.streamStarted(user: H.user(5), video: true, audio: true, now: t0)
+            try harness.state.streamStarted(user: H.user(5), request: Fixture.streams(), now: t0)
         }
     }
 

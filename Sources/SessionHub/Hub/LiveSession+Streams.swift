@@ -44,8 +44,8 @@ extension LiveSession {
         queue.async {
             let now = ContinuousClock.now
             for (player, seat) in self.state.seats {
-                let journey = seat.journey
-                guard let request = journey.streamRequest, journey.video != .off || journey.audio != .off else { continue }
+                // A journey keeps the request only while it has started tracks (`PlayerJourney(restoring:)`).
+                guard let request = seat.journey.streamRequest else { continue }
                 do {
                     self.streams[player] = try PlayerStreams(request: request, now: now,
                                                              configuration: self.monitorConfiguration)

@@ -79,6 +79,15 @@ extension PlayerJourney {
         return settle(now: now, lobbyChanged: true)
     }
 
+    /// `POST /streams/start` with its body: the tracks it asks for start, and the body is kept with the journey (a
+    /// restart reopens the tracks' decoders from it).
+    package mutating func streamStarted(_ request: StreamStartRequest,
+                                        now: ContinuousClock.Instant) throws(APIError) -> [Action] {
+        let actions = try streamStarted(video: request.video != nil, audio: request.audio != nil, now: now)
+        streamRequest = request
+        return actions
+    }
+
     /// The ingest saw a track change state (a failed stream that sends again becomes live again).
     package mutating func mediaChanged(_ kind: MediaKind, to state: MediaState,
                                        now: ContinuousClock.Instant) -> [Action] {

@@ -38,24 +38,15 @@ extension SessionState {
         return Self.deduplicated(actions)
     }
 
-    /// `POST /streams/start` by `user`: `video`/`audio` false are the "without video/audio" choices.
-    package mutating func streamStarted(user: UserID, video: Bool, audio: Bool,
+    /// `POST /streams/start` by `user` with its body (a track left out is the "without video/audio" choice).
+    package mutating func streamStarted(user: UserID, request: StreamStartRequest,
                                         now: ContinuousClock.Instant) throws(APIError) -> [Action] {
         guard phase != .ended else { throw .sessionNotFound }
         guard let player = playerID(of: user), var seat = seats[player] else { throw .notJoined }
-        let actions = try seat.journey.streamStarted(video: video, audio: audio, now: now)
+        let actions = try seat.journey.streamStarted(request, now: now)
         lastActivity = now
         seats[player] = seat
         return route(actions, for: player)
-    }
-
-    /// `POST /streams/start` with its body: as `streamStarted(user:video:audio:now:)`, and the body is kept with the
-    /// journey (so a restart can reopen the tracks' decoders).
-    package mutating func streamStarted(user: UserID, request: StreamStartRequest,
-                                        now: ContinuousClock.Instant) throws(APIError) -> [Action] {
-        let actions = try streamStarted(user: user, video: request.video != nil, audio: request.audio != nil, now: now)
-        if let player = playerID(of: user) { seats[player]?.journey.streamRequest = request }
-        return actions
     }
 
     /// The ingest saw one of the player's tracks change state.

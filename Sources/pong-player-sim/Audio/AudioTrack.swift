@@ -82,15 +82,18 @@ struct AudioTrack: Sendable {
     /// Takes an Ogg Opus file's audio packets as they are.
     static func fromOggOpus(_ bytes: [UInt8]) throws(SimError) -> AudioTrack {
         // BounceDetector's demuxer (page CRCs checked) and OpusHead parser.
-        let all: [OggPacket], head: OpusHead
+        let all: [OggPacket]
         do {
             all = try OggDemuxer.packets(in: bytes)
-            guard all.count > 2, let first = all.first else {
-                throw SimError.badAudio("Ogg Opus: no OpusHead, or no audio packets")
-            }
+        } catch {
+            throw .badAudio("Ogg Opus: \(error)")
+        }
+        guard all.count > 2, let first = all.first else {
+            throw .badAudio("Ogg Opus: no OpusHead, or no audio packets")
+        }
+        let head: OpusHead
+        do {
             head = try OpusHead(parsing: first.bytes(in: bytes))
-        } catch let error as SimError {
-            throw error
         } catch {
             throw .badAudio("Ogg Opus: \(error)")
         }

@@ -122,7 +122,6 @@ struct SimRunner {
             if Task.isCancelled { return }
             var (packets, bounces) = (0, 0)
             for phone in phones {
-                // Only the two numbers leave the loop (a copy of the counters would share their buffers).
                 let counts = try? await phone.loop.submit {
                     (packets: phone.counters.audioPackets, bounces: phone.counters.bounces)
                 }.get()
