@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
@@ -68,6 +69,40 @@ extension EndToEndTests {
         #expect(try await recorder.closed() == ["closed -"])
         try await afterASecondCloseCouldCome()
         #expect(await recorder.rest() == [])
+    }
+
+    @Test("sending and closing before the 101 send nothing and do not crash: the connection just ends, once")
+    func closeBeforeTheUpgrade() async throws {
+        let listener = try await SilentListener.start()
+        let (client, recorder) = connect(port: listener.port, path: "/")
+        // TCP is up and the upgrade request went out; the 101 never comes.
+        try await listener.requested.futureResult.get()
+        #expect(!client.isWritable)
+        let sent = client.eventLoop.makePromise(of: Void.self)
+        client.send(text: #"{"type":"hello"}"#, promise: sent)
+        await #expect(throws: ChannelError.self) { try await sent.futureResult.get() }
+        client.close()
+        #expect(try await recorder.closed() == ["closed -"])
+        try await listener.closed.futureResult.get()
+        await #expect(throws: WebSocketClientError.closedBeforeUpgrade) { try await client.upgraded.get() }
+        try await afterASecondCloseCouldCome()
+        #expect(await recorder.rest() == [])
+        // The server got the upgrade request and nothing behind it.
+        let received = String(decoding: listener.bytes.withLockedValue { $0 }, as: UTF8.self)
+        #expect(received.hasPrefix("GET / HTTP/1.1\r\n") && received.hasSuffix("\r\n\r\n"), "\(received)")
+        try await listener.stop()
+    }
+
+    @Test("a drop right after connect, before the socket may even exist, abandons the connect and reports one close")
+    func dropWhileConnecting() async throws {
+        let listener = try await SilentListener.start()
+        let (client, recorder) = connect(port: listener.port, path: "/")
+        client.drop()
+        #expect(try await recorder.closed() == ["closed -"])
+        await #expect(throws: (any Error).self) { try await client.upgraded.get() }
+        try await afterASecondCloseCouldCome()
+        #expect(await recorder.rest() == [])
+        try await listener.stop()
     }
 
     @Test("after the upgrade a bad message gets an error, and the client's own close ends in exactly one `.closed`")
@@ -167,5 +202,62 @@ private final class Recorder {
             if line != "writable" { lines.append(line) }
         }
         return lines
+    }
+}
+
+/// A TCP listener that takes connections, records what they send and never answers: a server that has not sent
+/// its 101 yet.
+private final class SilentListener: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    /// Completes when the first bytes arrive (the upgrade request).
+    let requested: EventLoopPromise<Void>
+    /// Completes when a connection ends.
+    let closed: EventLoopPromise<Void>
+    /// Every byte received.
+    let bytes = NIOLockedValueBox<[UInt8]>([])
+    private let channel = NIOLockedValueBox<(any Channel)?>(nil)
+
+    private init(loop: any EventLoop) {
+        requested = loop.makePromise()
+        closed = loop.makePromise()
+    }
+
+    deinit {
+        // NIO traps on a promise left incomplete; these complete only if a connection came (and already did).
+        requested.fail(ChannelError.ioOnClosedChannel)
+        closed.fail(ChannelError.ioOnClosedChannel)
+    }
+
+    /// Listens on an ephemeral port of 127.0.0.1.
+    static func start() async throws -> SilentListener {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let listener = SilentListener(loop: group.next())
+        let channel = try await ServerBootstrap(group: group)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(listener) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        listener.channel.withLockedValue { $0 = channel }
+        return listener
+    }
+
+    /// The port it listens on.
+    var port: Int { channel.withLockedValue { $0?.localAddress?.port } ?? 0 }
+
+    /// Stops listening.
+    func stop() async throws {
+        try await channel.withLockedValue { $0 }?.close()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        bytes.withLockedValue { $0 += buffer.readableBytesView }
+        requested.succeed()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closed.succeed()
+        context.fireChannelInactive()
     }
 }

@@ -12,7 +12,8 @@ import NIOWebSocket
 /// (`closeGrace`), and a connection that ends mid-upgrade fails it only after that moment. Known limit: when the
 /// server closes the connection right behind such frames (a socket refused at once: `error`, close 4001, FIN), NIO's
 /// client upgrade loses them in most runs; the client then reports `.closed(code: nil)` (WebSocketClientTests).
-/// Sending is safe from any thread.
+/// Sending is safe from any thread. Until the upgrade completes nothing is sent (the frame is dropped, its promise
+/// fails) and `close()` just drops the connection.
 public final class WebSocketClient: Sendable {
     /// What the client reports to its owner.
     public enum Event: Sendable {
@@ -32,7 +33,12 @@ public final class WebSocketClient: Sendable {
     static let closeGrace: TimeAmount = .milliseconds(100)
 
     private struct State {
+        /// The socket, from its creation on (before TCP connects).
         var channel: (any Channel)?
+        /// Whether the upgrade completed: frames may be written only from then on.
+        var open = false
+        /// Whether `drop()` was called: a socket created after it closes at once.
+        var dropped = false
         var reportedClose = false
     }
 
@@ -92,7 +98,11 @@ public final class WebSocketClient: Sendable {
         }
         return bootstrap.channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                self.state.withLockedValue { $0.channel = channel }
+                let dropped = self.state.withLockedValue { state in
+                    state.channel = channel
+                    return state.dropped
+                }
+                if dropped { throw ChannelError.ioOnClosedChannel }
                 let requester = UpgradeRequester(configuration: configuration, upgraded: self.upgradePromise)
                 let upgrader = NIOWebSocketClientUpgrader(
                     maxFrameSize: configuration.maxFrameSize,
@@ -102,6 +112,7 @@ public final class WebSocketClient: Sendable {
                             // in place before NIO replays what arrived with the 101.
                             channel.pipeline.syncOperations.removeHandler(requester, promise: nil)
                             try channel.pipeline.syncOperations.addHandler(FrameReceiver(client: self))
+                            self.state.withLockedValue { $0.open = true }
                             self.upgradePromise.succeed()
                         }
                     })
@@ -130,9 +141,18 @@ public final class WebSocketClient: Sendable {
         if first { onEvent(self, .closed(code: code)) }
     }
 
-    /// The channel while it is open enough to write to.
+    /// The channel once the upgrade completed and while it is connected. Frames may be written only then: before the
+    /// 101 the HTTP encoder is still in the pipeline, and a frame reaching it traps.
     var activeChannel: (any Channel)? {
-        guard let channel = state.withLockedValue({ $0.channel }), channel.isActive else { return nil }
+        guard let channel = state.withLockedValue({ $0.open ? $0.channel : nil }), channel.isActive else { return nil }
         return channel
+    }
+
+    /// The socket in whatever state it is (nil before it exists); a socket created after this call closes at once.
+    func channelToDrop() -> (any Channel)? {
+        state.withLockedValue { state in
+            state.dropped = true
+            return state.channel
+        }
     }
 }
