@@ -163,13 +163,12 @@ private final class Recorder {
         self.loop = loop
     }
 
-    /// An event as a line: "opened", "text", "error" (a text message of type error), "binary", "closed CODE" or
-    /// "closed -"; `.writable` is left out.
+    /// An event as a line: "opened", "text", "error" (a text message of type error), "writable", "closed CODE" or
+    /// "closed -".
     static func line(_ event: WebSocketClient.Event) -> String {
         switch event {
         case .opened: "opened"
         case .text(let text): text.contains(#""type":"error""#) ? "error" : "text"
-        case .binary: "binary"
         case .writable: "writable"
         case .closed(let code): "closed \(code.map(String.init) ?? "-")"
         }

@@ -23,7 +23,7 @@ final class PlayerSocket: Sendable {
                 arrivals.record(socket: index, text: text, at: now)
             case .closed:
                 arrivals.closed(socket: index)
-            case .opened, .binary, .writable:
+            case .opened, .writable:
                 break
             }
         }

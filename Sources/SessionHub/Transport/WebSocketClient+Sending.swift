@@ -6,11 +6,10 @@ extension WebSocketClient {
     /// watermark.
     public var isWritable: Bool { activeChannel?.isWritable ?? false }
 
-    /// Sends a text frame (masked, as clients must); `flush: false` batches it with the next `flush()`.
-    /// `promise` completes once the frame is written. Before the upgrade completes, or once the socket closed, the
-    /// frame is dropped and `promise` fails.
-    public func send(text: String, flush: Bool = true, promise: EventLoopPromise<Void>? = nil) {
-        send(.text, ByteBuffer(string: text), flush: flush, promise: promise)
+    /// Sends a text frame (masked, as clients must) and flushes. `promise` completes once the frame is written.
+    /// Before the upgrade completes, or once the socket closed, the frame is dropped and `promise` fails.
+    public func send(text: String, promise: EventLoopPromise<Void>? = nil) {
+        send(.text, ByteBuffer(string: text), flush: true, promise: promise)
     }
 
     /// Sends a binary frame; `flush: false` batches it with the next `flush()`. Dropped (and `promise` failed) as a

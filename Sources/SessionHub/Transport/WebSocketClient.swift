@@ -4,7 +4,7 @@ import NIOPosix
 import NIOWebSocket
 
 /// A WebSocket client over NIO (the phone simulator's, the end-to-end tests' and the Hub benchmark's): TCP connect,
-/// HTTP upgrade, masked text and binary frames with or without flush, writability, close.
+/// HTTP upgrade, masked text and binary frames out (binary with or without flush), text frames in, writability, close.
 ///
 /// Events reach `onEvent` on the client's event loop, in order: `.opened` (or nothing), frames and `.writable`, then
 /// exactly one `.closed`. Frames that arrive in the same read as the 101 response are forwarded to the frame decoder
@@ -21,8 +21,6 @@ public final class WebSocketClient: Sendable {
         case opened
         /// A text frame arrived.
         case text(String)
-        /// A binary frame arrived.
-        case binary(ByteBuffer)
         /// The outbound buffer drained below its low watermark.
         case writable
         /// The socket ended: the close frame's code, or nil when it dropped or never opened. Always the last event.
@@ -31,6 +29,8 @@ public final class WebSocketClient: Sendable {
 
     /// How long replayed frames get after the connection ends before it is reported closed without a close frame.
     static let closeGrace: TimeAmount = .milliseconds(100)
+    /// The largest frame accepted from the server.
+    static let maxFrameSize = 1 << 20
 
     private struct State {
         /// The socket, from its creation on (before TCP connects).
@@ -64,7 +64,7 @@ public final class WebSocketClient: Sendable {
         let client = WebSocketClient(eventLoop: loop, onEvent: onEvent)
         client.upgraded.whenComplete { result in
             switch result {
-            case .success: client.reportOpened()
+            case .success: client.report(.opened)
             case .failure: client.state.withLockedValue { $0.channel }?.close(promise: nil)
             }
         }
@@ -105,7 +105,7 @@ public final class WebSocketClient: Sendable {
                 if dropped { throw ChannelError.ioOnClosedChannel }
                 let requester = UpgradeRequester(configuration: configuration, upgraded: self.upgradePromise)
                 let upgrader = NIOWebSocketClientUpgrader(
-                    maxFrameSize: configuration.maxFrameSize,
+                    maxFrameSize: Self.maxFrameSize,
                     upgradePipelineHandler: { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
                             // The requester has done its job; frames must not pass through it. The receiver is
@@ -130,8 +130,6 @@ public final class WebSocketClient: Sendable {
         guard !state.withLockedValue({ $0.reportedClose }) else { return }
         onEvent(self, event)
     }
-
-    private func reportOpened() { report(.opened) }
 
     func reportClose(code: UInt16?) {
         let first = state.withLockedValue { state in
