@@ -27,11 +27,7 @@ final class PlayerSocket: Sendable {
                 break
             }
         }
-        do {
-            try await client.upgraded.get()
-        } catch let error as WebSocketClientError {
-            throw BenchError("\(error)")
-        }
+        try await client.upgraded.get()
         return PlayerSocket(client: client)
     }
 
