@@ -15,6 +15,19 @@ struct InputsTests {
         #expect(now.adding(seconds: 2.5) == MonoTime.seconds(102.5))
     }
 
+    @Test("Retry-After: delta-seconds, a huge one capped at an hour (not dropped for the 1 s default), junk ignored")
+    func retryAfter() {
+        #expect(HTTPClient.retryAfter("7") == 7)
+        #expect(HTTPClient.retryAfter("0.5") == 0.5)
+        #expect(HTTPClient.retryAfter("3600") == 3600)
+        #expect(HTTPClient.retryAfter("86400") == 3600)
+        #expect(HTTPClient.retryAfter("inf") == 3600)
+        #expect(HTTPClient.retryAfter(nil) == nil)
+        #expect(HTTPClient.retryAfter("-1") == nil)
+        #expect(HTTPClient.retryAfter("nan") == nil)
+        #expect(HTTPClient.retryAfter("Wed, 21 Oct 2026 07:28:00 GMT") == nil)
+    }
+
     @Test("labels CSV as gen_corpus.py writes it")
     func labels() throws {
         let labels = try Labels(csv: "time_s,type,gain_db\n1.618268,bounce,-5.5\n1.392418,hit,-3.5\n")

@@ -30,7 +30,7 @@ final class TestWebSocketClient {
             case .closed(let code):
                 continuation.yield(.closed(code: code))
                 continuation.finish()
-            case .opened, .binary, .writable:
+            case .opened, .writable:
                 break
             }
         }

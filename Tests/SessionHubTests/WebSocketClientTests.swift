@@ -6,52 +6,8 @@ import Testing
 
 /// SessionHub's `WebSocketClient` against a real server: the order of its events, exactly one `.closed`, and the
 /// frames a server sends together with its 101 response (which NIO's client upgrader replays after the upgrade).
-@Suite("WebSocket client")
-struct WebSocketClientTests {
-    /// Every event a client reported, as text, and a way to wait for its `.closed`.
-    private final class Recorder: Sendable {
-        private let events = NIOLockedValueBox<[String]>([])
-        private let closed: EventLoopPromise<Void>
-
-        init(loop: any EventLoop) { closed = loop.makePromise() }
-
-        func record(_ event: WebSocketClient.Event) {
-            let line: String
-            switch event {
-            case .opened: line = "opened"
-            case .text(let text): line = text.contains(#""type":"error""#) ? "error" : "text"
-            case .binary: line = "binary"
-            case .writable: return
-            case .closed(let code): line = "closed \(code.map(String.init) ?? "-")"
-            }
-            events.withLockedValue { $0.append(line) }
-            if case .closed = event { closed.succeed() }
-        }
-
-        /// Waits (up to 10 s) until `line` has been recorded.
-        func waitFor(_ line: String) async throws {
-            for _ in 0..<200 where !events.withLockedValue({ $0.contains(line) }) {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-
-        /// Waits for `.closed`, then a little longer so that a second one would have been seen.
-        func finished() async throws -> [String] {
-            try await closed.futureResult.get()
-            try await Task.sleep(for: .milliseconds(250))
-            return events.withLockedValue { $0 }
-        }
-    }
-
-    private func connect(port: Int, path: String) -> (WebSocketClient, Recorder) {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let recorder = Recorder(loop: loop)
-        let client = WebSocketClient.connect(.init(host: "127.0.0.1", port: port, path: path), on: loop) { _, event in
-            recorder.record(event)
-        }
-        return (client, recorder)
-    }
-
+/// Part of the serialized "End to end" suite, as every test that starts a server.
+extension EndToEndTests {
     @Test("a socket refused right behind its 101 (error, close 4001, FIN) opens, is never welcomed, and closes once")
     func refusalWithTheUpgrade() async throws {
         let server = try await HubTestServer.start()
@@ -60,11 +16,16 @@ struct WebSocketClientTests {
         // Another user's player path: the server's error and close go out right behind the 101, then it closes.
         // NIO's client upgrade loses those frames in most runs (WebSocketClient's known limit), so either the
         // refusal arrives whole or the socket just ends; never a welcome, never two closes.
+        var closed: [(events: [String], recorder: Recorder)] = []
         for _ in 0..<10 {
             let (client, recorder) = connect(port: server.port, path: "/sessions/\(code)/player/someone-else?token=\(token)")
             try await client.upgraded.get()
-            let events = try await recorder.finished()
-            #expect(events == ["opened", "error", "closed 4001"] || events == ["opened", "closed -"], "\(events)")
+            closed.append((try await recorder.closed(), recorder))
+        }
+        try await afterASecondCloseCouldCome()
+        for (events, recorder) in closed {
+            let all = events + (await recorder.rest())
+            #expect(all == ["opened", "error", "closed 4001"] || all == ["opened", "closed -"], "\(all)")
         }
         try await server.stop()
     }
@@ -77,10 +38,10 @@ struct WebSocketClientTests {
         for _ in 0..<20 {
             let (client, recorder) = connect(port: server.port, path: "/sessions/\(code)/dashboard?token=\(hostToken)")
             try await client.upgraded.get()
-            try await Task.sleep(for: .milliseconds(50))
-            client.close()
-            let events = try await recorder.finished()
+            let events = try await recorder.lines(through: { $0 == "text" })
             #expect(Array(events.prefix(2)) == ["opened", "text"], "\(events)")
+            client.close()
+            _ = try await recorder.closed()
         }
         try await server.stop()
     }
@@ -90,7 +51,9 @@ struct WebSocketClientTests {
         let server = try await HubTestServer.start()
         let (client, recorder) = connect(port: server.port, path: "/no-such-socket")
         await #expect(throws: WebSocketClientError.self) { try await client.upgraded.get() }
-        #expect(try await recorder.finished() == ["closed -"])
+        #expect(try await recorder.closed() == ["closed -"])
+        try await afterASecondCloseCouldCome()
+        #expect(await recorder.rest() == [])
         try await server.stop()
     }
 
@@ -103,7 +66,43 @@ struct WebSocketClientTests {
         try await channel.close()
         let (client, recorder) = connect(port: port, path: "/")
         await #expect(throws: (any Error).self) { try await client.upgraded.get() }
-        #expect(try await recorder.finished() == ["closed -"])
+        #expect(try await recorder.closed() == ["closed -"])
+        try await afterASecondCloseCouldCome()
+        #expect(await recorder.rest() == [])
+    }
+
+    @Test("sending and closing before the 101 send nothing and do not crash: the connection just ends, once")
+    func closeBeforeTheUpgrade() async throws {
+        let listener = try await SilentListener.start()
+        let (client, recorder) = connect(port: listener.port, path: "/")
+        // TCP is up and the upgrade request went out; the 101 never comes.
+        try await listener.requested.futureResult.get()
+        #expect(!client.isWritable)
+        let sent = client.eventLoop.makePromise(of: Void.self)
+        client.send(text: #"{"type":"hello"}"#, promise: sent)
+        await #expect(throws: ChannelError.self) { try await sent.futureResult.get() }
+        client.close()
+        #expect(try await recorder.closed() == ["closed -"])
+        try await listener.closed.futureResult.get()
+        await #expect(throws: WebSocketClientError.closedBeforeUpgrade) { try await client.upgraded.get() }
+        try await afterASecondCloseCouldCome()
+        #expect(await recorder.rest() == [])
+        // The server got the upgrade request and nothing behind it.
+        let received = String(decoding: listener.bytes.withLockedValue { $0 }, as: UTF8.self)
+        #expect(received.hasPrefix("GET / HTTP/1.1\r\n") && received.hasSuffix("\r\n\r\n"), "\(received)")
+        try await listener.stop()
+    }
+
+    @Test("a drop right after connect, before the socket may even exist, abandons the connect and reports one close")
+    func dropWhileConnecting() async throws {
+        let listener = try await SilentListener.start()
+        let (client, recorder) = connect(port: listener.port, path: "/")
+        client.drop()
+        #expect(try await recorder.closed() == ["closed -"])
+        await #expect(throws: (any Error).self) { try await client.upgraded.get() }
+        try await afterASecondCloseCouldCome()
+        #expect(await recorder.rest() == [])
+        try await listener.stop()
     }
 
     @Test("after the upgrade a bad message gets an error, and the client's own close ends in exactly one `.closed`")
@@ -115,13 +114,149 @@ struct WebSocketClientTests {
         try await client.upgraded.get()
         // An unknown message type gets an `error` and the socket stays (PROTOCOL.md).
         try await client.write(text: #"{"type":"no-such-type"}"#)
-        try await recorder.waitFor("error")
+        var events = try await recorder.lines(through: { $0 == "error" })
         client.close()
-        let events = try await recorder.finished()
+        events += try await recorder.closed()
+        try await afterASecondCloseCouldCome()
+        events += await recorder.rest()
         #expect(events.first == "opened")
         #expect(events.contains("error"))
         #expect(events.last?.hasPrefix("closed") == true)
         #expect(events.filter { $0.hasPrefix("closed") }.count == 1)
         try await server.stop()
+    }
+}
+
+/// Starts a client to `path` on 127.0.0.1:`port` whose events go to a new recorder.
+private func connect(port: Int, path: String) -> (WebSocketClient, Recorder) {
+    let loop = MultiThreadedEventLoopGroup.singleton.next()
+    let recorder = Recorder(loop: loop)
+    let continuation = recorder.continuation
+    let client = WebSocketClient.connect(.init(host: "127.0.0.1", port: port, path: path), on: loop) { _, event in
+        continuation.yield(Recorder.line(event))
+    }
+    return (client, recorder)
+}
+
+/// Waits until a second `.closed` would have been reported: every path to one is at most `closeGrace` behind the first.
+private func afterASecondCloseCouldCome() async throws {
+    try await Task.sleep(for: .nanoseconds(2 * WebSocketClient.closeGrace.nanoseconds))
+}
+
+/// Every event a client reported, as a line of text, in order; read it from one task.
+private final class Recorder {
+    /// Where the client's events go (on its loop).
+    let continuation: AsyncStream<String>.Continuation
+    private var iterator: AsyncStream<String>.AsyncIterator
+    private let loop: any EventLoop
+
+    /// Thrown when the client reported nothing awaited for 10 s.
+    struct TimedOut: Error, CustomStringConvertible {
+        var events: [String]
+        var description: String { "timed out after \(events)" }
+    }
+
+    init(loop: any EventLoop) {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        self.continuation = continuation
+        self.iterator = stream.makeAsyncIterator()
+        self.loop = loop
+    }
+
+    /// An event as a line: "opened", "text", "error" (a text message of type error), "writable", "closed CODE" or
+    /// "closed -".
+    static func line(_ event: WebSocketClient.Event) -> String {
+        switch event {
+        case .opened: "opened"
+        case .text(let text): text.contains(#""type":"error""#) ? "error" : "text"
+        case .writable: "writable"
+        case .closed(let code): "closed \(code.map(String.init) ?? "-")"
+        }
+    }
+
+    /// The lines up to and including the first for which `last` holds; throws `TimedOut` after 10 s.
+    func lines(through last: (String) -> Bool) async throws -> [String] {
+        let continuation = continuation
+        let timeout = loop.scheduleTask(in: .seconds(10)) { continuation.finish() }
+        defer { timeout.cancel() }
+        var lines: [String] = []
+        while let line = await iterator.next() {
+            if line == "writable" { continue }
+            lines.append(line)
+            if last(line) { return lines }
+        }
+        throw TimedOut(events: lines)
+    }
+
+    /// The lines up to and including the first `.closed`.
+    func closed() async throws -> [String] {
+        try await lines(through: { $0.hasPrefix("closed") })
+    }
+
+    /// Ends the recording and returns the lines not read yet.
+    func rest() async -> [String] {
+        continuation.finish()
+        var lines: [String] = []
+        while let line = await iterator.next() {
+            if line != "writable" { lines.append(line) }
+        }
+        return lines
+    }
+}
+
+/// A TCP listener that takes connections, records what they send and never answers: a server that has not sent
+/// its 101 yet.
+private final class SilentListener: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    /// Completes when the first bytes arrive (the upgrade request).
+    let requested: EventLoopPromise<Void>
+    /// Completes when a connection ends.
+    let closed: EventLoopPromise<Void>
+    /// Every byte received.
+    let bytes = NIOLockedValueBox<[UInt8]>([])
+    private let channel = NIOLockedValueBox<(any Channel)?>(nil)
+
+    private init(loop: any EventLoop) {
+        requested = loop.makePromise()
+        closed = loop.makePromise()
+    }
+
+    deinit {
+        // NIO traps on a promise left incomplete; these complete only if a connection came (and already did).
+        requested.fail(ChannelError.ioOnClosedChannel)
+        closed.fail(ChannelError.ioOnClosedChannel)
+    }
+
+    /// Listens on an ephemeral port of 127.0.0.1.
+    static func start() async throws -> SilentListener {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let listener = SilentListener(loop: group.next())
+        let channel = try await ServerBootstrap(group: group)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture { try child.pipeline.syncOperations.addHandler(listener) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        listener.channel.withLockedValue { $0 = channel }
+        return listener
+    }
+
+    /// The port it listens on.
+    var port: Int { channel.withLockedValue { $0?.localAddress?.port } ?? 0 }
+
+    /// Stops listening.
+    func stop() async throws {
+        try await channel.withLockedValue { $0 }?.close()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        bytes.withLockedValue { $0 += buffer.readableBytesView }
+        requested.succeed()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closed.succeed()
+        context.fireChannelInactive()
     }
 }

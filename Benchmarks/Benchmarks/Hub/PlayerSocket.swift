@@ -23,15 +23,11 @@ final class PlayerSocket: Sendable {
                 arrivals.record(socket: index, text: text, at: now)
             case .closed:
                 arrivals.closed(socket: index)
-            case .opened, .binary, .writable:
+            case .opened, .writable:
                 break
             }
         }
-        do {
-            try await client.upgraded.get()
-        } catch let error as WebSocketClientError {
-            throw BenchError("\(error)")
-        }
+        try await client.upgraded.get()
         return PlayerSocket(client: client)
     }
 

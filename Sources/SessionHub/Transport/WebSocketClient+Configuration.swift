@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 
 extension WebSocketClient {
     /// Where a `WebSocketClient` connects and how its socket is set up.
@@ -10,8 +9,6 @@ extension WebSocketClient {
         public var port: Int
         /// The upgrade request's path with its query (e.g. `/sessions/ABC123/player/u1?token=…`).
         public var path: String
-        /// Extra headers of the upgrade request (`Host` and `Content-Length: 0` are always sent).
-        public var headers: HTTPHeaders
         /// The local IP address to connect from (nil: the system's choice; an unparsable one is ignored).
         public var sourceAddress: String?
         /// Whether Nagle's algorithm is off (`TCP_NODELAY`).
@@ -22,23 +19,19 @@ extension WebSocketClient {
         public var sendBufferSize: Int?
         /// How long the TCP connect may take (nil: NIO's default).
         public var connectTimeout: TimeAmount?
-        /// The largest frame accepted from the server.
-        public var maxFrameSize: Int
 
         /// A configuration for `path` on `host`:`port` with NIO's socket defaults.
-        public init(host: String, port: Int, path: String, headers: HTTPHeaders = [:], sourceAddress: String? = nil,
-                    noDelay: Bool = false, writeBufferWaterMark: ChannelOptions.Types.WriteBufferWaterMark? = nil,
-                    sendBufferSize: Int? = nil, connectTimeout: TimeAmount? = nil, maxFrameSize: Int = 1 << 20) {
+        public init(host: String, port: Int, path: String, sourceAddress: String? = nil, noDelay: Bool = false,
+                    writeBufferWaterMark: ChannelOptions.Types.WriteBufferWaterMark? = nil, sendBufferSize: Int? = nil,
+                    connectTimeout: TimeAmount? = nil) {
             self.host = host
             self.port = port
             self.path = path
-            self.headers = headers
             self.sourceAddress = sourceAddress
             self.noDelay = noDelay
             self.writeBufferWaterMark = writeBufferWaterMark
             self.sendBufferSize = sendBufferSize
             self.connectTimeout = connectTimeout
-            self.maxFrameSize = maxFrameSize
         }
     }
 }

@@ -20,7 +20,6 @@ extension WebSocketClient {
             var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: configuration.path)
             head.headers.add(name: "Host", value: configuration.host)
             head.headers.add(name: "Content-Length", value: "0")
-            head.headers.add(contentsOf: configuration.headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             context.fireChannelActive()
@@ -48,7 +47,8 @@ extension WebSocketClient {
         }
     }
 
-    /// Hands frames, the close code and writability to the client; answers pings.
+    /// Hands text frames, the close code and writability to the client; answers pings. Binary frames are ignored
+    /// (the server sends none).
     final class FrameReceiver: ChannelInboundHandler, Sendable {
         typealias InboundIn = WebSocketFrame
         typealias OutboundOut = WebSocketFrame
@@ -64,8 +64,6 @@ extension WebSocketClient {
             switch frame.opcode {
             case .text:
                 client.report(.text(String(buffer: frame.unmaskedData)))
-            case .binary:
-                client.report(.binary(frame.unmaskedData))
             case .connectionClose:
                 var data = frame.unmaskedData
                 client.reportClose(code: data.readInteger(as: UInt16.self))

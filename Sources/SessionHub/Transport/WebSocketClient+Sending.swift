@@ -2,16 +2,18 @@ import NIOCore
 import NIOWebSocket
 
 extension WebSocketClient {
-    /// Whether the outbound buffer is under its high watermark (false before the socket opens).
+    /// Whether the socket is open (the upgrade completed, not closed yet) and its outbound buffer is under its high
+    /// watermark.
     public var isWritable: Bool { activeChannel?.isWritable ?? false }
 
-    /// Sends a text frame (masked, as clients must); `flush: false` batches it with the next `flush()`.
-    /// `promise` completes once the frame is written (it fails when the socket is not open).
-    public func send(text: String, flush: Bool = true, promise: EventLoopPromise<Void>? = nil) {
-        send(.text, ByteBuffer(string: text), flush: flush, promise: promise)
+    /// Sends a text frame (masked, as clients must) and flushes. `promise` completes once the frame is written.
+    /// Before the upgrade completes, or once the socket closed, the frame is dropped and `promise` fails.
+    public func send(text: String, promise: EventLoopPromise<Void>? = nil) {
+        send(.text, ByteBuffer(string: text), flush: true, promise: promise)
     }
 
-    /// Sends a binary frame; `flush: false` batches it with the next `flush()`.
+    /// Sends a binary frame; `flush: false` batches it with the next `flush()`. Dropped (and `promise` failed) as a
+    /// text frame when the socket is not open.
     public func send(binary: ByteBuffer, flush: Bool = true, promise: EventLoopPromise<Void>? = nil) {
         send(.binary, binary, flush: flush, promise: promise)
     }
@@ -34,12 +36,14 @@ extension WebSocketClient {
     public func flush() { activeChannel?.flush() }
 
     /// Closes the TCP connection without a close frame (a phone losing its network); `promise` completes once closed.
+    /// A connect or upgrade still under way is abandoned: `upgraded` fails and `.closed(code: nil)` follows.
     public func drop(promise: EventLoopPromise<Void>? = nil) {
-        guard let channel = activeChannel else {
+        guard let channel = channelToDrop() else {
             promise?.succeed()
             return
         }
-        channel.close(promise: promise)
+        channel.close(promise: nil)
+        if let promise { channel.closeFuture.cascade(to: promise) }
     }
 
     /// Drops the connection (as `drop()`) and waits until it is closed.
@@ -49,9 +53,10 @@ extension WebSocketClient {
         try? await promise.futureResult.get()
     }
 
-    /// Sends a close frame (1000, normal closure), then closes.
+    /// Sends a close frame (1000, normal closure), then closes; before the upgrade completes it just drops the
+    /// connection (as `drop()`).
     public func close() {
-        guard let channel = activeChannel else { return }
+        guard let channel = activeChannel else { return drop() }
         var data = channel.allocator.buffer(capacity: 2)
         data.writeInteger(UInt16(1000))
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)

@@ -4,7 +4,7 @@ import NIOPosix
 import NIOWebSocket
 
 /// A WebSocket client over NIO (the phone simulator's, the end-to-end tests' and the Hub benchmark's): TCP connect,
-/// HTTP upgrade, masked text and binary frames with or without flush, writability, close.
+/// HTTP upgrade, masked text and binary frames out (binary with or without flush), text frames in, writability, close.
 ///
 /// Events reach `onEvent` on the client's event loop, in order: `.opened` (or nothing), frames and `.writable`, then
 /// exactly one `.closed`. Frames that arrive in the same read as the 101 response are forwarded to the frame decoder
@@ -12,7 +12,8 @@ import NIOWebSocket
 /// (`closeGrace`), and a connection that ends mid-upgrade fails it only after that moment. Known limit: when the
 /// server closes the connection right behind such frames (a socket refused at once: `error`, close 4001, FIN), NIO's
 /// client upgrade loses them in most runs; the client then reports `.closed(code: nil)` (WebSocketClientTests).
-/// Sending is safe from any thread.
+/// Sending is safe from any thread. Until the upgrade completes nothing is sent (the frame is dropped, its promise
+/// fails) and `close()` just drops the connection.
 public final class WebSocketClient: Sendable {
     /// What the client reports to its owner.
     public enum Event: Sendable {
@@ -20,8 +21,6 @@ public final class WebSocketClient: Sendable {
         case opened
         /// A text frame arrived.
         case text(String)
-        /// A binary frame arrived.
-        case binary(ByteBuffer)
         /// The outbound buffer drained below its low watermark.
         case writable
         /// The socket ended: the close frame's code, or nil when it dropped or never opened. Always the last event.
@@ -30,9 +29,16 @@ public final class WebSocketClient: Sendable {
 
     /// How long replayed frames get after the connection ends before it is reported closed without a close frame.
     static let closeGrace: TimeAmount = .milliseconds(100)
+    /// The largest frame accepted from the server.
+    static let maxFrameSize = 1 << 20
 
     private struct State {
+        /// The socket, from its creation on (before TCP connects).
         var channel: (any Channel)?
+        /// Whether the upgrade completed: frames may be written only from then on.
+        var open = false
+        /// Whether `drop()` was called: a socket created after it closes at once.
+        var dropped = false
         var reportedClose = false
     }
 
@@ -58,7 +64,7 @@ public final class WebSocketClient: Sendable {
         let client = WebSocketClient(eventLoop: loop, onEvent: onEvent)
         client.upgraded.whenComplete { result in
             switch result {
-            case .success: client.reportOpened()
+            case .success: client.report(.opened)
             case .failure: client.state.withLockedValue { $0.channel }?.close(promise: nil)
             }
         }
@@ -92,16 +98,21 @@ public final class WebSocketClient: Sendable {
         }
         return bootstrap.channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                self.state.withLockedValue { $0.channel = channel }
+                let dropped = self.state.withLockedValue { state in
+                    state.channel = channel
+                    return state.dropped
+                }
+                if dropped { throw ChannelError.ioOnClosedChannel }
                 let requester = UpgradeRequester(configuration: configuration, upgraded: self.upgradePromise)
                 let upgrader = NIOWebSocketClientUpgrader(
-                    maxFrameSize: configuration.maxFrameSize,
+                    maxFrameSize: Self.maxFrameSize,
                     upgradePipelineHandler: { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
                             // The requester has done its job; frames must not pass through it. The receiver is
                             // in place before NIO replays what arrived with the 101.
                             channel.pipeline.syncOperations.removeHandler(requester, promise: nil)
                             try channel.pipeline.syncOperations.addHandler(FrameReceiver(client: self))
+                            self.state.withLockedValue { $0.open = true }
                             self.upgradePromise.succeed()
                         }
                     })
@@ -120,8 +131,6 @@ public final class WebSocketClient: Sendable {
         onEvent(self, event)
     }
 
-    private func reportOpened() { report(.opened) }
-
     func reportClose(code: UInt16?) {
         let first = state.withLockedValue { state in
             defer { state.reportedClose = true }
@@ -130,9 +139,18 @@ public final class WebSocketClient: Sendable {
         if first { onEvent(self, .closed(code: code)) }
     }
 
-    /// The channel while it is open enough to write to.
+    /// The channel once the upgrade completed and while it is connected. Frames may be written only then: before the
+    /// 101 the HTTP encoder is still in the pipeline, and a frame reaching it traps.
     var activeChannel: (any Channel)? {
-        guard let channel = state.withLockedValue({ $0.channel }), channel.isActive else { return nil }
+        guard let channel = state.withLockedValue({ $0.open ? $0.channel : nil }), channel.isActive else { return nil }
         return channel
+    }
+
+    /// The socket in whatever state it is (nil before it exists); a socket created after this call closes at once.
+    func channelToDrop() -> (any Channel)? {
+        state.withLockedValue { state in
+            state.dropped = true
+            return state.channel
+        }
     }
 }

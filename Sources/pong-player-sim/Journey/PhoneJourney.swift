@@ -13,8 +13,8 @@ import SessionHub
 ///     (its first frame makes the track live) → readiness canBeReady → ready → lobby shows the player ready
 ///
 /// The battery check turning `ok` is the acknowledgement that permissions and streamConfig were processed (the
-/// server handles a socket's messages in order and sends `readiness` after every change), so no step depends on
-/// `welcome`, which NIO's client can lose when it shares a TCP read with the 101 response.
+/// server handles a socket's messages in order and sends `readiness` after every change): `welcome` answers only
+/// `hello`, so no step waits for it.
 /// The test runs before any audio, so media never queues behind the filler. In `.probeOnly` mode the journey ends
 /// at the connection test's result (no stream is started).
 struct PhoneJourney {

@@ -16,6 +16,13 @@ enum HTTPClient {
         var retryAfter: Double?
     }
 
+    /// A `Retry-After` header's delay in seconds: delta-seconds (RFC 9110) capped at an hour; nil when absent or not
+    /// a non-negative number (an HTTP date is not understood either).
+    static func retryAfter(_ header: String?) -> Double? {
+        guard let seconds = header.flatMap(Double.init), seconds >= 0 else { return nil }
+        return min(seconds, 3600)
+    }
+
     /// Sends `method path` with an optional JSON body and bearer token to `server`, on `loop`.
     static func send(_ method: String, _ path: String, json: String?, token: String?,
                      to server: ServerAddress, from source: String? = nil,
@@ -71,9 +78,7 @@ private final class ReplyCollector: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             status = Int(head.status.code)
-            // Delta-seconds (RFC 9110); anything else, or absurd, is ignored rather than waited for.
-            retryAfter = head.headers.first(name: "Retry-After").flatMap(Double.init)
-                .flatMap { $0.isFinite && $0 >= 0 && $0 <= 3600 ? $0 : nil }
+            retryAfter = HTTPClient.retryAfter(head.headers.first(name: "Retry-After"))
         case .body(let part):
             body.append(contentsOf: part.readableBytesView)
         case .end:

@@ -212,8 +212,6 @@ final class PhoneDriver: @unchecked Sendable {
             perform(journey.socketClosed(code: code, now: now))
         case .writable:
             pumpFiller()
-        case .binary:
-            break
         }
     }
 }
