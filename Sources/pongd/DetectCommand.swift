@@ -68,15 +68,19 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["bandattack"] { p.bandAttack = v != 0 }
                 if let v = overrides["release"] { p.releaseAfterNonImpact = v != 0 }
                 if let v = overrides["warm"] { p.warmStart = v != 0 }
+                if let v = overrides["btrig"] { p.bandRiseTriggerDB = Float(v) }
+                if let v = overrides["bsnr"] { p.bandRiseSNRDB = Float(v) }
+                if let v = overrides["battack"] { p.bandRiseAttackDB = Float(v) }
+                if let v = overrides["bdecay"] { p.bandRiseDecayDB = Float(v) }
                 if let v = overrides["aref"] { p.attackReferenceSeconds = v / 1000 }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,racket_only\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
-                detector.candidateObserver = { onset, f, flux, racketOnly in
+                detector.candidateObserver = { onset, f, flux, evidence in
                     candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%d,%.2f,%d\n", Double(onset) / rate, flux,
                                             f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
-                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB, racketOnly ? 1 : 0)
+                                            f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB, evidence.rawValue)
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

@@ -28,16 +28,16 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Racket-band trigger floor, as a multiple of `minimumFlux` scaled by the band's share of bins: twice the
     /// per-bin rise the whole band needs (about a third of the racket band's bins rising 10 dB at once).
     public var racketMinimumScale: Float = 2
-    /// Resonance probability a candidate that only the racket band saw must reach.
+    /// Resonance probability a weak candidate (only the racket band or the band rise saw it) must reach.
     public var racketAcceptance: Float = 0.8
-    /// Bands (of seven, 700 Hz – 10 kHz) that must rise by `racketRiseDB` together in a racket-band-only candidate's
+    /// Bands (of seven, 700 Hz – 10 kHz) that must rise by `racketRiseDB` together in a weak candidate's
     /// first 1.5 ms (see `OnsetBands`); 0 = not checked. Three: a racket's rubber-damped modes spread over 1–4 kHz
     /// (three to four bands), a voice's or a note's first partials do not.
     public var racketBands = 3
-    /// Bit flags (default 2 + 4; see docs/DETECTOR.md): 1 = a racket-band-only candidate that the whole band also sees before its
+    /// Bit flags (default 2 + 4; see docs/DETECTOR.md): 1 = a weak candidate that the whole band also sees before its
     /// decision counts as a whole-band one; 2 = one that the broadband check rejects leaves the hold-offs (refractory,
-    /// frozen background) as they were before it; 4 = a whole-band trigger supersedes a waiting racket-band-only
-    /// candidate, and is not held off by a rejected one's refractory.
+    /// frozen background) as they were before it (a band-rise candidate does whenever it is rejected); 4 = a
+    /// whole-band trigger supersedes a waiting weak candidate, and is not held off by a rejected one's refractory.
     public var racketUpgrade = 6
     /// Attack measured in the onset's own bands (`OnsetBands`), not over the whole high-passed band.
     public var bandAttack = true
@@ -54,6 +54,20 @@ public struct DetectorParameters: Sendable, Equatable {
     public var attackReferenceSeconds: Double = 0.015
     /// See `racketBands`.
     public var racketRiseDB: Float = 6
+    /// A third trigger (`BandRise`): the mean rise of the three most rising onset bands' power over the frames
+    /// before, dB; 0 = off. 8 dB, the attack gate's floor: an onset the classifier could accept.
+    public var bandRiseTriggerDB: Float = 8
+    /// A candidate only the band rise saw must carry this much more energy than the room in its onset frame (dB,
+    /// `ImpactFeatures.snrDB`): its excess at least twice the background. A faint ball's does (3–9 dB); a babble
+    /// or music rise that only redistributes the room's energy among bands does not (−5…+1 dB).
+    public var bandRiseSNRDB: Float = 3
+    /// …an attack of at least this (dB), and at least the stream's typical attack less
+    /// `ImpactClassifier.attackBelowTypicalDB` (uncapped: in a quiet room a ball the flux missed would be implausibly
+    /// faint, and what the band rise alone finds there is a hi-hat, a footstep or a note);
+    public var bandRiseAttackDB: Float = 9
+    /// …and 6–8 ms after its onset it must have rung down this far (dB; `ImpactFeatures.decayDB`): the clear
+    /// decay of a struck shell or blade, where the whole-band rule only asks that it not grow.
+    public var bandRiseDecayDB: Float = -6
     /// Multiples of the racket-band flux's running deviation above its mean that trigger (12: at 10, Opus noise
     /// filling at 0 dB passes false alarms the broadband check cannot reject): a sum over fewer bins
     /// is a heavier-tailed variable than the whole band's, so the same false-alarm rate needs more deviations.

@@ -3,8 +3,9 @@ import Foundation
 /// The streaming ball-impact detector: PCM in, `Impact`s out, each within 10 ms of its onset.
 ///
 /// Per hop (a quarter of a ~5 ms frame) it runs a real FFT (`av_tx`) and a whitened log-spectral flux with an
-/// adaptive threshold; a trigger is timed to the sample in the high-passed signal (`OnsetRefiner`), and 8 ms after
-/// the onset the `ImpactClassifier` accepts or rejects it from onset-aligned features. Chunks of any size, mono or
+/// adaptive threshold, plus two narrower triggers for faint impacts (the racket band's flux, the band energies'
+/// rise; see `TriggerEvidence`); a trigger is timed to the sample in the high-passed signal (`OnsetRefiner`), and
+/// 8 ms after the onset the `ImpactClassifier` accepts or rejects it from onset-aligned features. Chunks of any size, mono or
 /// interleaved stereo (mixed down), any rate ≥ 8 kHz. Everything is allocated in `init`; `process` allocates nothing.
 /// One detector per stream; not thread-safe.
 public final class ImpactDetector {
@@ -14,9 +15,10 @@ public final class ImpactDetector {
     public let parameters: DetectorParameters
     /// The accept/reject and kind rule.
     public let classifier: ImpactClassifier
-    /// Called for every candidate with its features, its trigger flux and whether only the racket band saw it,
-    /// whether accepted or not (diagnostics; nil in production).
-    package var candidateObserver: ((_ onset: Int64, _ features: ImpactFeatures, _ flux: Float, _ racketOnly: Bool) -> Void)?
+    /// Called for every candidate with its features, its trigger flux and which trigger saw it, whether accepted
+    /// or not (diagnostics; nil in production).
+    package var candidateObserver: ((_ onset: Int64, _ features: ImpactFeatures, _ flux: Float,
+                                     _ evidence: TriggerEvidence) -> Void)?
     /// Called at every hop end with the whole band's and the racket band's flux and trigger levels (diagnostics).
     package var hopObserver: ((_ end: Int64, _ flux: Float, _ threshold: Float, _ racket: Float,
                                _ racketThreshold: Float) -> Void)?
@@ -27,6 +29,7 @@ public final class ImpactDetector {
     private let highPassed: SampleRing
     private var highPass: (Biquad, Biquad)
     private var flux: SpectralFlux
+    private var bandRise: BandRise
     private var statistics = FluxStatistics()
     private var racketStatistics = FluxStatistics()
     /// The racket band's share of the onset band's bins: its trigger floor is the whole band's floor scaled by it.
@@ -41,19 +44,7 @@ public final class ImpactDetector {
     private var hopsSeen = 0
     /// A refined onset waiting for its decision, with its trigger flux, its edge's peak magnitude and the noise
     /// RMS it was judged against.
-    private var pending: Candidate?
-
-    /// A refined onset waiting for its decision.
-    private struct Candidate {
-        var onset: Int64
-        /// The whole band's flux at the trigger.
-        var flux: Float
-        /// The edge's peak magnitude and the noise RMS it was judged against (for re-anchoring).
-        var peak: Float
-        var noise: Float
-        /// Only the racket band triggered: weaker evidence of an impact, so it must ring more clearly.
-        var racketOnly: Bool
-    }
+    private var pending: ImpactCandidate?
     private var refractoryUntil: Int64 = 0
     /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
     /// Starts as if one ball had cleared a quiet room by 24 dB (balls do by ≈ 30 at 20 dB SNR, ≈ 15 at 0 dB), so
@@ -99,6 +90,8 @@ public final class ImpactDetector {
                             racketBand: parameters.racketBins, gate: parameters.gateNats,
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
                             lag: parameters.fluxLag)
+        bandRise = BandRise(sampleRate: format.sampleRate, fftSize: parameters.fftSize,
+                            warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop)
         let bands = OnsetBands(sampleRate: format.sampleRate, referenceSeconds: parameters.attackReferenceSeconds)
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
@@ -111,6 +104,7 @@ public final class ImpactDetector {
         raw.deallocate()
         highPassed.deallocate()
         flux.deallocate()
+        bandRise.deallocate()
     }
 
     /// Feeds interleaved samples (any count; a partial frame at the end is ignored) and reports impacts.
@@ -165,6 +159,7 @@ public final class ImpactDetector {
         fft.forward()
         let adapting = written >= quietUntil
         let strength = flux.update(fft, adapt: adapting ? adaptRate : 0)
+        bandRise.update(fft)
         let floor = min(parameters.minimumFlux, max(parameters.lowestFlux, parameters.fluxShareOfTypical * typicalFlux))
         let threshold = statistics.threshold(deviations: parameters.deviations, minimum: floor)
         // The racket band alone: a racket hit's energy lies in 1–4 kHz, where babble lives. Summed over the whole
@@ -182,23 +177,28 @@ public final class ImpactDetector {
         hopsSeen += 1
         hopObserver?(written, strength, threshold, racket, racketThreshold)
 
-        // Bit 4: a racket-band-only candidate never holds off the whole band: while it waits, or once rejected
-        // (from the hold-offs before it), a whole-band trigger takes its place as if it had not been.
+        // Three triggers, strongest evidence first (see `TriggerEvidence`).
+        let evidence: TriggerEvidence? =
+            if strength > threshold { .wholeBand }
+            else if parameters.racketTrigger, racket > racketThreshold { .racketBand }
+            else if parameters.bandRiseTriggerDB > 0, bandRise.strength > parameters.bandRiseTriggerDB { .bandRise }
+            else { nil }
+        // Bit 4: a weak candidate never holds off the whole band: while it waits, or once rejected (from the
+        // hold-offs before it), a whole-band trigger takes its place as if it had not been.
         let supersede = parameters.racketUpgrade & 4 != 0
-        if pending == nil, written >= refractoryUntil,
-           strength > threshold || (parameters.racketTrigger && racket > racketThreshold) {
-            trigger(strength: strength, racketOnly: strength <= threshold)
-        } else if supersede, strength > threshold,
-                  pending?.racketOnly ?? (racketReleased && written >= heldBefore.refractory) {
+        if pending == nil, written >= refractoryUntil, let evidence {
+            trigger(strength: strength, evidence: evidence)
+        } else if supersede, evidence == .wholeBand,
+                  pending?.isWeak ?? (weakReleased && written >= heldBefore.refractory) {
             let saved = heldBefore
-            trigger(strength: strength, racketOnly: false)
+            trigger(strength: strength, evidence: .wholeBand)
             heldBefore = saved
-            if pending.map({ $0.racketOnly }) == false { racketReleased = false }
+            if pending.map({ $0.isWeak }) == false { weakReleased = false }
             if let candidate = pending { reanchor(candidate) }
         } else if let candidate = pending {
             // The whole band saw it too (a hop or two after the racket band): full evidence of an impact.
-            if candidate.racketOnly, strength > threshold, parameters.racketUpgrade & 1 != 0 {
-                pending?.racketOnly = false
+            if candidate.isWeak, evidence == .wholeBand, parameters.racketUpgrade & 1 != 0 {
+                pending?.evidence = .wholeBand
                 pending?.flux = strength
             }
             if let current = pending { reanchor(current) }
@@ -216,25 +216,26 @@ public final class ImpactDetector {
             maximumExtension: parameters.samples(parameters.onsetExtensionSeconds))
     }
 
-    /// The hold-offs in force before a racket-band-only candidate: restored if it is rejected as not broadband.
+    /// The hold-offs in force before a weak candidate: restored if it is rejected as not broadband (or, for a
+    /// band-rise candidate, rejected at all).
     private var heldBefore: (refractory: Int64, quiet: Int64) = (0, 0)
-    /// The last candidate was racket-band-only and rejected (see `racketUpgrade` bit 4).
-    private var racketReleased = false
+    /// The last candidate was weak and rejected (see `racketUpgrade` bit 4).
+    private var weakReleased = false
 
-    private func trigger(strength: Float, racketOnly: Bool) {
-        if racketOnly { heldBefore = (refractoryUntil, quietUntil) }
+    private func trigger(strength: Float, evidence: TriggerEvidence) {
+        if evidence != .wholeBand { heldBefore = (refractoryUntil, quietUntil) }
         let searchEnd = written
         let searchStart = written - Int64(parameters.fftSize + parameters.hop)
         guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
                                            settings: refinerSettings)
         else { return }
-        commit(Candidate(onset: edge.onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
-                         racketOnly: racketOnly))
+        commit(ImpactCandidate(onset: edge.onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
+                               evidence: evidence))
     }
 
-    private func commit(_ candidate: Candidate) {
+    private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
-        racketReleased = false
+        weakReleased = false
         refractoryUntil = candidate.onset + Int64(parameters.samples(parameters.refractorySeconds))
         quietUntil = candidate.onset + Int64(parameters.samples(0.04))
     }
@@ -245,7 +246,7 @@ public final class ImpactDetector {
     /// what the refiner would have chosen had its search region reached this far: everything so far lies below
     /// that edge's onset level. The candidate then moves to the new edge (judged against the noise before the old
     /// one), and its decision waits the full delay after the new onset, so the report still comes within 10 ms of it.
-    private func reanchor(_ candidate: Candidate) {
+    private func reanchor(_ candidate: ImpactCandidate) {
         let hop = Int64(parameters.hop)
         let samples = highPassed.span(from: written - hop)
         var loudest: Float = 0
@@ -256,27 +257,42 @@ public final class ImpactDetector {
                                            settings: refinerSettings, noiseRMS: candidate.noise),
               edge.onset > candidate.onset
         else { return }
-        commit(Candidate(onset: edge.onset, flux: candidate.flux, peak: edge.peak, noise: candidate.noise,
-                         racketOnly: candidate.racketOnly))
+        commit(ImpactCandidate(onset: edge.onset, flux: candidate.flux, peak: edge.peak, noise: candidate.noise,
+                               evidence: candidate.evidence))
     }
 
-    private func decide(_ candidate: Candidate, onImpact: (Impact) -> Void) {
+    private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
-        candidateObserver?(candidate.onset, features, candidate.flux, candidate.racketOnly)
+        candidateObserver?(candidate.onset, features, candidate.flux, candidate.evidence)
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
-        if candidate.racketOnly {
+        if candidate.evidence == .bandRise {
+            // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,
+            // clear the room as far as this stream's balls do (less their spread, uncapped: in a quiet room a ball
+            // the flux missed would be implausibly faint), and ring down clearly.
+            guard features.snrDB >= parameters.bandRiseSNRDB else {
+                (refractoryUntil, quietUntil) = heldBefore
+                weakReleased = true
+                return
+            }
+            gated.minimumAttackDB = max(parameters.bandRiseAttackDB,
+                                        typicalAttackDB - classifier.attackBelowTypicalDB)
+            gated.maximumDecayDB = min(gated.maximumDecayDB, parameters.bandRiseDecayDB)
+        }
+        if candidate.isWeak {
             gated.acceptance = max(gated.acceptance, parameters.racketAcceptance)
             // A racket hit excites every band it has modes in at once; a voice or a note grows band by band.
             if parameters.racketBands > 0, features.risingBands < min(parameters.racketBands, extractor.bands.bands) {
                 // Not an impact: the whole band may still trigger on what follows.
                 if parameters.racketUpgrade & 2 != 0 { (refractoryUntil, quietUntil) = heldBefore }
-                racketReleased = true
+                weakReleased = true
                 return
             }
         }
         guard let (kind, confidence) = gated.classify(features) else {
-            racketReleased = candidate.racketOnly
+            weakReleased = candidate.isWeak
+            // Weak evidence that proved nothing holds nothing off.
+            if candidate.evidence == .bandRise { (refractoryUntil, quietUntil) = heldBefore }
             // Not even an abrupt onset (a rise of the babble, a syllable): no impact rings on after it, so it does
             // not hold off the next onset. A ball 10–25 ms after such a candidate used to be lost to its refractory.
             if parameters.releaseAfterNonImpact, features.attackDB < gated.minimumAttackDB {
