@@ -52,13 +52,16 @@ package enum ClientMessage: Hashable, Sendable {
 extension ClientMessage: Codable {
     private enum TypeKey: String, CodingKey { case type }
 
+    /// Thrown while decoding a message whose `"type"` this server does not know (`MessageCodec` maps it to
+    /// `unknownType`).
+    package struct UnknownType: Error {
+        package let type: String
+    }
+
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: TypeKey.self)
         let type = try container.decode(String.self, forKey: .type)
-        guard let kind = Kind(rawValue: type) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .type, in: container, debugDescription: "unknown message type \(type)")
-        }
+        guard let kind = Kind(rawValue: type) else { throw UnknownType(type: type) }
         switch kind {
         case .hello: self = .hello(try Hello(from: decoder))
         case .permissions: self = .permissions(try Permissions(from: decoder))

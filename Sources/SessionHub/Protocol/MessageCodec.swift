@@ -17,8 +17,6 @@ package enum MessageCodec {
     /// The client message in one text frame's bytes, or the reason it is unusable.
     package static func decodeClientMessage(_ bytes: [UInt8]) throws(MessageDecodingError) -> ClientMessage {
         guard bytes.count <= maxTextFrameBytes else { throw .tooLarge(limit: maxTextFrameBytes) }
-        let envelope = try decode(TypeEnvelope.self, from: bytes)
-        guard ClientMessage.Kind(rawValue: envelope.type) != nil else { throw .unknownType(envelope.type) }
         return try decode(ClientMessage.self, from: bytes)
     }
 
@@ -28,9 +26,11 @@ package enum MessageCodec {
     ) throws(MessageDecodingError) -> Value {
         guard JSONNesting.isShallow(bytes, limit: maxNesting) else { throw .malformedJSON }
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(bytes))
+            return try decoder.decode(Value.self, from: Data(bytes))
         } catch let error as DecodingError {
             throw Self.map(error)
+        } catch let error as ClientMessage.UnknownType {
+            throw .unknownType(error.type)
         } catch {
             throw .malformedJSON
         }
@@ -45,8 +45,6 @@ package enum MessageCodec {
     ///
     /// Fails only for values JSON cannot carry (a NaN or infinite number): that is a server bug, so `.internal`.
     package static func encodeJSON(_ value: some Encodable) throws(APIError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
@@ -57,9 +55,14 @@ package enum MessageCodec {
     /// Nesting deeper than this is refused before parsing (no message of ours nests past 4).
     static let maxNesting = 32
 
-    private struct TypeEnvelope: Decodable {
-        var type: String
-    }
+    /// One decoder and one encoder for every message, not one per message: both are `Sendable`, and their options
+    /// are set here once.
+    private static let decoder = JSONDecoder()
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     private static func map(_ error: DecodingError) -> MessageDecodingError {
         switch error {
