@@ -144,6 +144,23 @@ struct ImpactDetectorTests {
         #expect(try detect(ImpactSignals.scene(seconds: 2, rate: 48000, noise: 0.1, events: [])).isEmpty)
     }
 
+    @Test("a NaN or infinite sample counts as silence: the impact after it is still heard, at the same sample")
+    func nonFiniteSamples() throws {
+        let clean = ImpactSignals.scene(seconds: 1.5, rate: 48000, events: [(1.0, ImpactSignals.impact(table: true, rate: 48000))])
+        var corrupt = clean
+        corrupt[20000] = .nan
+        corrupt[30000] = .infinity
+        corrupt[30001] = -.infinity
+        let expected = try detect(clean).map(\.frame)
+        #expect(expected.count == 1)
+        #expect(try detect(corrupt).map(\.frame) == expected)
+        // Stereo: one bad channel silences that frame only.
+        var stereo: [Float] = []
+        for x in corrupt { stereo += [x, x] }
+        stereo[2 * 25000 + 1] = .nan
+        #expect(try detect(stereo, format: AudioFormat(sampleRate: 48000, channels: 2)).map(\.frame) == expected)
+    }
+
     @Test("an impact split across chunk boundaries gives the same result as one chunk", arguments: [1, 7, 64, 333, 48000])
     func chunking(chunk: Int) throws {
         let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [

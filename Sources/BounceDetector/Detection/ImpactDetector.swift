@@ -125,6 +125,9 @@ public final class ImpactDetector {
                     for c in 1..<channels { mono += base[f * channels + c] }
                     mono *= scale
                 }
+                // A NaN or infinity (a corrupt float file) would poison every running mean for the rest of the
+                // stream: it counts as silence.
+                if !mono.isFinite { mono = 0 }
                 raw.write(mono, at: index)
                 highPassed.write(filter.1.process(filter.0.process(mono)), at: index)
                 index += 1
