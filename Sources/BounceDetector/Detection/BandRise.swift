@@ -22,8 +22,9 @@ struct BandRise {
     private let bands: Int
     /// Band b sums bins `bounds[b] ..< bounds[b + 1]`.
     private let bounds: UnsafeMutablePointer<Int>
-    /// Eight lanes of scratch (band sums, then ratios): filled lane by lane in memory, read as one vector.
-    private let lanes: UnsafeMutablePointer<SIMD8<Float>>
+    /// Eight floats of scratch (band sums, then ratios), written one by one and moved as one vector through raw
+    /// loads and stores (a vector filled lane by lane in a register went through the stack for each lane).
+    private let scratch: UnsafeMutablePointer<Float>
     /// The last `referenceLags.upperBound + 1` hops' band powers, a ring.
     private let history: UnsafeMutablePointer<SIMD8<Float>>
     private let rows: Int
@@ -48,8 +49,8 @@ struct BandRise {
         bands = edges.count - 1
         bounds = .allocate(capacity: edges.count)
         bounds.initialize(from: edges, count: edges.count)
-        lanes = .allocate(capacity: 1)
-        lanes.initialize(to: .zero)
+        scratch = .allocate(capacity: 8)
+        scratch.initialize(repeating: 0, count: 8)
         rows = Self.referenceLags.upperBound + 1
         history = .allocate(capacity: rows)
         history.initialize(repeating: SIMD8(repeating: 1e-20), count: rows)
@@ -58,18 +59,17 @@ struct BandRise {
     func deallocate() {
         history.deallocate()
         bounds.deallocate()
-        lanes.deallocate()
+        scratch.deallocate()
     }
 
     /// Reads this hop's band powers from the FFT output and updates `strength`.
     mutating func update(_ fft: RealFFT) {
-        let scalars = UnsafeMutableRawPointer(lanes).assumingMemoryBound(to: Float.self)
         for b in 0..<bands {
             var sum: Float = 1e-20
             for k in bounds[b]..<bounds[b + 1] { sum += fft.power(k) }
-            scalars[b] = sum
+            scratch[b] = sum
         }
-        let power = lanes.pointee
+        let power = UnsafeRawPointer(scratch).loadUnaligned(as: SIMD8<Float>.self)
         history[row] = power
         var reference = SIMD8<Float>.zero
         for lag in Self.referenceLags {
@@ -80,10 +80,11 @@ struct BandRise {
         hops += 1
         guard hops > warmUpHops else { return }
         // Compare the ratios themselves; the mean of three rises in dB is one log of their product.
-        lanes.pointee = power * Float(Self.referenceLags.count) / (reference + 1e-20)
+        UnsafeMutableRawPointer(scratch).storeBytes(
+            of: power * Float(Self.referenceLags.count) / (reference + 1e-20), as: SIMD8<Float>.self)
         var first: Float = 0, second: Float = 0, third: Float = 0
         for b in 0..<bands {
-            let value = scalars[b]
+            let value = scratch[b]
             if value > first { (first, second, third) = (value, first, second) }
             else if value > second { (second, third) = (value, second) }
             else if value > third { third = value }
