@@ -4,9 +4,9 @@ import Testing
 
 /// The whole journey over real sockets: a host, two players and the dashboard; and a restart.
 ///
-/// Serialized, and every test that starts a server belongs here. The client forwards frames that arrive in the same
-/// read as the 101 response, so a socket's first message (its `welcome`) can be awaited; the one remaining limit is a
-/// server that closes right behind such frames, whose frames NIO's client upgrade can lose (WebSocketClient).
+/// Serialized, and every test that starts a server belongs here. The client hands frames that arrive in the same
+/// read as the 101 response to its frame decoder, so a socket's first message (its `welcome`) can be awaited, and a
+/// socket refused at once delivers its `error` and close code too.
 @Suite("End to end", .serialized, .timeLimit(.minutes(1)))
 struct EndToEndTests {
     /// The `players` array of a lobby message, keyed by playerId.

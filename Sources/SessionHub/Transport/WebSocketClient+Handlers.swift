@@ -1,49 +1,82 @@
 import NIOCore
-import NIOHTTP1
 import NIOWebSocket
 
 extension WebSocketClient {
-    /// Sends the upgrade request once connected; a plain HTTP answer means the upgrade was refused.
-    final class UpgradeRequester: ChannelInboundHandler, RemovableChannelHandler, Sendable {
-        typealias InboundIn = HTTPClientResponsePart
-        typealias OutboundOut = HTTPClientRequestPart
+    /// The upgrade, hand-rolled so that no byte behind the 101 is lost: sends the request once connected, reads the
+    /// response head (`Handshake`), and on a 101 that accepts the key puts the frame codec and `FrameReceiver` behind
+    /// itself (as NIO's client upgrader would), reports the upgrade, passes them every byte that followed the head in
+    /// the same read, and leaves.
+    final class Upgrader: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+        typealias OutboundOut = ByteBuffer
 
+        private let client: WebSocketClient
         private let configuration: Configuration
-        private let upgraded: EventLoopPromise<Void>
+        private var handshake: Handshake
+        /// Whether the frame handlers are in place: bytes are frames from then on, for the handlers behind.
+        private var upgraded = false
 
-        init(configuration: Configuration, upgraded: EventLoopPromise<Void>) {
+        init(client: WebSocketClient, configuration: Configuration, key: String) {
+            self.client = client
             self.configuration = configuration
-            self.upgraded = upgraded
+            self.handshake = Handshake(key: key)
         }
 
         func channelActive(context: ChannelHandlerContext) {
-            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: configuration.path)
-            head.headers.add(name: "Host", value: configuration.host)
-            head.headers.add(name: "Content-Length", value: "0")
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            let request = handshake.request(path: configuration.path, host: configuration.host)
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: request)), promise: nil)
             context.fireChannelActive()
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            if case .head(let head) = unwrapInboundIn(data) {
-                upgraded.fail(WebSocketClientError.upgradeRefused(status: head.status.code))
-                context.close(promise: nil)
+            guard !upgraded else { return context.fireChannelRead(data) }
+            var bytes = unwrapInboundIn(data)
+            switch handshake.received(&bytes) {
+            case .needMore:
+                break
+            case .failed(let error):
+                fail(context: context, error)
+            case .upgraded(let leftover):
+                upgrade(context: context, leftover: leftover)
             }
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            upgraded.fail(error)
-            context.close(promise: nil)
+            guard !upgraded else { return context.fireErrorCaught(error) }
+            fail(context: context, error)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            // A server may upgrade and close at once (a refused socket): let the replayed upgrade complete first.
-            let upgraded = upgraded
-            context.eventLoop.scheduleTask(in: WebSocketClient.closeGrace * 2) {
-                upgraded.fail(WebSocketClientError.closedBeforeUpgrade)
-            }
+            if !upgraded { client.upgradeFailed(WebSocketClientError.closedBeforeUpgrade) }
             context.fireChannelInactive()
+        }
+
+        private func fail(context: ChannelHandlerContext, _ error: any Error) {
+            client.upgradeFailed(error)
+            context.close(promise: nil)
+        }
+
+        /// Installs the frame handlers, reports the upgrade (`.opened` comes first), then hands them `leftover`:
+        /// frames that came with the 101, read before a close or FIN right behind them is.
+        private func upgrade(context: ChannelHandlerContext, leftover: ByteBuffer) {
+            do {
+                try context.pipeline.syncOperations.addHandlers(
+                    [
+                        WebSocketFrameEncoder(),
+                        ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: WebSocketClient.maxFrameSize)),
+                        // A malformed or oversized frame gets close 1002 (or 1009) and ends the connection.
+                        WebSocketProtocolErrorHandler(isServer: false),
+                        FrameReceiver(client: client),
+                    ],
+                    position: .last)
+            } catch {
+                return fail(context: context, error)
+            }
+            upgraded = true
+            client.upgradeSucceeded()
+            if leftover.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(leftover)) }
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
 

@@ -1,17 +1,14 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import NIOWebSocket
 
 /// A WebSocket client over NIO (the phone simulator's, the end-to-end tests' and the Hub benchmark's): TCP connect,
 /// HTTP upgrade, masked text and binary frames out (binary with or without flush), text frames in, writability, close.
 ///
 /// Events reach `onEvent` on the client's event loop, in order: `.opened` (or nothing), frames and `.writable`, then
-/// exactly one `.closed`. Frames that arrive in the same read as the 101 response are forwarded to the frame decoder
-/// once the upgrade completes, so the end of a connection without a close frame is reported a moment later
-/// (`closeGrace`), and a connection that ends mid-upgrade fails it only after that moment. Known limit: when the
-/// server closes the connection right behind such frames (a socket refused at once: `error`, close 4001, FIN), NIO's
-/// client upgrade loses them in most runs; the client then reports `.closed(code: nil)` (WebSocketClientTests).
+/// exactly one `.closed`. The upgrade is the client's own (`Upgrader`, `Handshake`): every byte that arrives behind
+/// the 101 response goes to the frame decoder in the same read, so frames a server sends with its 101 are delivered
+/// even when it closes right behind them (a socket refused at once: `error`, then `.closed(code: 4001)`).
 /// Sending is safe from any thread. Until the upgrade completes nothing is sent (the frame is dropped, its promise
 /// fails) and `close()` just drops the connection.
 public final class WebSocketClient: Sendable {
@@ -27,8 +24,6 @@ public final class WebSocketClient: Sendable {
         case closed(code: UInt16?)
     }
 
-    /// How long replayed frames get after the connection ends before it is reported closed without a close frame.
-    static let closeGrace: TimeAmount = .milliseconds(100)
     /// The largest frame accepted from the server.
     static let maxFrameSize = 1 << 20
 
@@ -72,9 +67,8 @@ public final class WebSocketClient: Sendable {
             .whenComplete { result in
                 switch result {
                 case .success(let channel):
-                    channel.closeFuture.whenComplete { _ in
-                        loop.scheduleTask(in: closeGrace) { client.reportClose(code: nil) }
-                    }
+                    // Every frame that arrived was handed on before the channel closed.
+                    channel.closeFuture.whenComplete { _ in client.reportClose(code: nil) }
                 case .failure(let error):
                     client.upgradePromise.fail(error)
                     client.reportClose(code: nil)
@@ -103,27 +97,21 @@ public final class WebSocketClient: Sendable {
                     return state.dropped
                 }
                 if dropped { throw ChannelError.ioOnClosedChannel }
-                let requester = UpgradeRequester(configuration: configuration, upgraded: self.upgradePromise)
-                let upgrader = NIOWebSocketClientUpgrader(
-                    maxFrameSize: Self.maxFrameSize,
-                    upgradePipelineHandler: { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            // The requester has done its job; frames must not pass through it. The receiver is
-                            // in place before NIO replays what arrived with the 101.
-                            channel.pipeline.syncOperations.removeHandler(requester, promise: nil)
-                            try channel.pipeline.syncOperations.addHandler(FrameReceiver(client: self))
-                            self.state.withLockedValue { $0.open = true }
-                            self.upgradePromise.succeed()
-                        }
-                    })
-                // Bytes that came behind the 101 in the same read are WebSocket frames: forward them to the frame
-                // decoder rather than drop them (NIO's default).
-                try channel.pipeline.syncOperations.addHTTPClientHandlers(
-                    leftOverBytesStrategy: .forwardBytes,
-                    withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
-                try channel.pipeline.syncOperations.addHandler(requester)
+                let upgrader = Upgrader(client: self, configuration: configuration, key: Handshake.randomKey())
+                try channel.pipeline.syncOperations.addHandler(upgrader)
             }
         }
+    }
+
+    /// Marks the socket open and completes `upgraded` (which reports `.opened`); on the event loop.
+    func upgradeSucceeded() {
+        state.withLockedValue { $0.open = true }
+        upgradePromise.succeed()
+    }
+
+    /// Fails `upgraded` (which closes the socket) unless it completed already.
+    func upgradeFailed(_ error: any Error) {
+        upgradePromise.fail(error)
     }
 
     func report(_ event: Event) {
@@ -140,7 +128,7 @@ public final class WebSocketClient: Sendable {
     }
 
     /// The channel once the upgrade completed and while it is connected. Frames may be written only then: before the
-    /// 101 the HTTP encoder is still in the pipeline, and a frame reaching it traps.
+    /// 101 the frame encoder is not in the pipeline yet, and a frame reaching the socket traps.
     var activeChannel: (any Channel)? {
         guard let channel = state.withLockedValue({ $0.open ? $0.channel : nil }), channel.isActive else { return nil }
         return channel
