@@ -45,17 +45,9 @@ public final class ImpactDetector {
     /// A refined onset waiting for its decision, with its trigger flux, its edge's peak magnitude and the noise
     /// RMS it was judged against.
     private var pending: ImpactCandidate?
-    private var refractoryUntil: Int64 = 0
-    /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
-    /// Starts as if one ball had cleared a quiet room by 24 dB (balls do by ≈ 30 at 20 dB SNR, ≈ 15 at 0 dB), so
-    /// the gate starts at `minimumAttackDB` and reaches a loud room's within three balls.
-    private var typicalAttackDB: Float = 24
-    /// Running mean of the trigger flux of the balls this stream has reported (starts where a quiet room puts it).
-    private var typicalFlux: Float = 100
-    /// Balls this stream has reported (the weight of the typical attack's first steps).
-    private var learnedBalls = 0
-    /// The background stays frozen until here (an impact and its first reflections are sounding).
-    private var quietUntil: Int64 = 0
+    private var holdOffs = HoldOffs()
+    private var typicals: StreamTypicals
+    private let rules: CandidateRules
 
     /// Creates a detector; throws `unsupported` for fewer than 1 or more than 8 channels, or a rate below 8 kHz.
     /// `tune` may adjust the rate-derived parameters (diagnostics and experiments).
@@ -94,6 +86,8 @@ public final class ImpactDetector {
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop)
         let bands = OnsetBands(sampleRate: format.sampleRate, referenceSeconds: parameters.attackReferenceSeconds)
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
+        rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
+        typicals = StreamTypicals(warmStart: parameters.warmStart)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -160,10 +154,10 @@ public final class ImpactDetector {
         let frame = raw.span(from: written - Int64(n))
         for i in 0..<n { fft.input[i] = frame[i] * window[i] }
         fft.forward()
-        let adapting = written >= quietUntil
+        let adapting = holdOffs.adapting(at: written)
         let strength = flux.update(fft, adapt: adapting ? adaptRate : 0)
         bandRise.update(fft)
-        let floor = min(parameters.minimumFlux, max(parameters.lowestFlux, parameters.fluxShareOfTypical * typicalFlux))
+        let floor = min(parameters.minimumFlux, max(parameters.lowestFlux, parameters.fluxShareOfTypical * typicals.flux))
         let threshold = statistics.threshold(deviations: parameters.deviations, minimum: floor)
         // The racket band alone: a racket hit's energy lies in 1–4 kHz, where babble lives. Summed over the whole
         // onset band, the babble's random rises in the other bins swamp it; over its own band, against that band's
@@ -189,14 +183,11 @@ public final class ImpactDetector {
         // Bit 4: a weak candidate never holds off the whole band: while it waits, or once rejected (from the
         // hold-offs before it), a whole-band trigger takes its place as if it had not been.
         let supersede = parameters.racketUpgrade & 4 != 0
-        if pending == nil, written >= refractoryUntil, let evidence {
+        if pending == nil, !holdOffs.refractory(at: written), let evidence {
             trigger(strength: strength, evidence: evidence)
         } else if supersede, evidence == .wholeBand,
-                  pending?.isWeak ?? (weakReleased && written >= heldBefore.refractory) {
-            let saved = heldBefore
+                  pending?.isWeak ?? holdOffs.mayReplaceReleased(at: written) {
             trigger(strength: strength, evidence: .wholeBand)
-            heldBefore = saved
-            if pending.map({ $0.isWeak }) == false { weakReleased = false }
             if let candidate = pending { reanchor(candidate) }
         } else if let candidate = pending {
             // The whole band saw it too (a hop or two after the racket band): full evidence of an impact.
@@ -219,14 +210,8 @@ public final class ImpactDetector {
             maximumExtension: parameters.samples(parameters.onsetExtensionSeconds))
     }
 
-    /// The hold-offs in force before a weak candidate: restored if it is rejected as not broadband (or, for a
-    /// band-rise candidate, rejected at all).
-    private var heldBefore: (refractory: Int64, quiet: Int64) = (0, 0)
-    /// The last candidate was weak and rejected (see `racketUpgrade` bit 4).
-    private var weakReleased = false
-
     private func trigger(strength: Float, evidence: TriggerEvidence) {
-        if evidence != .wholeBand { heldBefore = (refractoryUntil, quietUntil) }
+        if evidence != .wholeBand { holdOffs.saveBeforeWeak() }
         let searchEnd = written
         let searchStart = written - Int64(parameters.fftSize + parameters.hop)
         guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
@@ -238,9 +223,8 @@ public final class ImpactDetector {
 
     private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
-        weakReleased = false
-        refractoryUntil = candidate.onset + Int64(parameters.samples(parameters.refractorySeconds))
-        quietUntil = candidate.onset + Int64(parameters.samples(0.04))
+        holdOffs.commit(onset: candidate.onset, refractory: Int64(parameters.samples(parameters.refractorySeconds)),
+                        quiet: Int64(parameters.samples(0.04)))
     }
 
     /// A transform codec smears quantisation noise over its block before a transient (pre-echo, ~10 dB under the
@@ -267,50 +251,15 @@ public final class ImpactDetector {
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux, candidate.evidence)
-        var gated = classifier
-        gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
-        if candidate.evidence == .bandRise {
-            // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,
-            // clear the room as far as this stream's balls do (less their spread, uncapped: in a quiet room a ball
-            // the flux missed would be implausibly faint), and ring down clearly.
-            guard features.snrDB >= parameters.bandRiseSNRDB else {
-                (refractoryUntil, quietUntil) = heldBefore
-                weakReleased = true
-                return
-            }
-            gated.minimumAttackDB = max(parameters.bandRiseAttackDB,
-                                        typicalAttackDB - classifier.attackBelowTypicalDB)
-            gated.maximumDecayDB = min(gated.maximumDecayDB, parameters.bandRiseDecayDB)
+        switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB) {
+        case .impact(let kind, let confidence):
+            typicals.learn(attackDB: features.attackDB, flux: candidate.flux)
+            onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
+                            kind: kind, confidence: confidence))
+        case .rejected(let restore, let endRefractory):
+            holdOffs.weakReleased = candidate.isWeak
+            if restore { holdOffs.restoreBeforeWeak() }
+            if endRefractory { holdOffs.endRefractory(at: written) }
         }
-        if candidate.isWeak {
-            gated.acceptance = max(gated.acceptance, parameters.racketAcceptance)
-            // A racket hit excites every band it has modes in at once; a voice or a note grows band by band.
-            if parameters.racketBands > 0, features.risingBands < min(parameters.racketBands, extractor.bands.bands) {
-                // Not an impact: the whole band may still trigger on what follows.
-                if parameters.racketUpgrade & 2 != 0 { (refractoryUntil, quietUntil) = heldBefore }
-                weakReleased = true
-                return
-            }
-        }
-        guard let (kind, confidence) = gated.classify(features) else {
-            weakReleased = candidate.isWeak
-            // Weak evidence that proved nothing holds nothing off.
-            if candidate.evidence == .bandRise { (refractoryUntil, quietUntil) = heldBefore }
-            // Not even an abrupt onset (a rise of the babble, a syllable): no impact rings on after it, so it does
-            // not hold off the next onset. A ball 10–25 ms after such a candidate used to be lost to its refractory.
-            if parameters.releaseAfterNonImpact, features.attackDB < gated.minimumAttackDB {
-                refractoryUntil = min(refractoryUntil, written)
-            }
-            return
-        }
-        // Each ball teaches the typical attack: a plain mean over the first balls (the quiet-room prior counts as
-        // one), then a running mean over about ten, each step clamped to 10 dB so one loud or faint ball moves it
-        // little. The typical flux follows at a tenth per ball (faster, it let more of a loud room's bursts trigger).
-        let weight = parameters.warmStart ? max(0.1, 1 / Float(learnedBalls + 2)) : 0.1
-        learnedBalls += 1
-        typicalAttackDB += weight * min(10, max(-10, features.attackDB - typicalAttackDB))
-        typicalFlux += 0.1 * (min(2 * typicalFlux, max(0.5 * typicalFlux, candidate.flux)) - typicalFlux)
-        onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
-                        kind: kind, confidence: confidence))
     }
 }

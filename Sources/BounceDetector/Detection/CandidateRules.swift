@@ -1,0 +1,49 @@
+/// The rules a measured candidate must pass, by the evidence that triggered it, and what becomes of the hold-offs
+/// it set when it fails them. Pure: the detector applies the verdict.
+struct CandidateRules {
+    let parameters: DetectorParameters
+    let classifier: ImpactClassifier
+    /// Bands `OnsetBands` measures at this rate (the broadband check asks for at most that many).
+    let bands: Int
+
+    /// What to do with a candidate.
+    enum Verdict: Equatable {
+        /// Report a ball.
+        case impact(kind: ImpactKind, confidence: Float)
+        /// Drop it; `restore` undoes the hold-offs it set (as if it had not been), then `endRefractory` ends the
+        /// refractory now.
+        case rejected(restore: Bool, endRefractory: Bool)
+    }
+
+    /// The verdict on a candidate with `features` that `evidence` triggered, in a stream whose balls typically
+    /// clear the room by `typicalAttackDB`.
+    func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float) -> Verdict {
+        var gated = classifier
+        gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
+        if evidence == .bandRise {
+            // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,
+            // clear the room as far as this stream's balls do (less their spread, uncapped: in a quiet room a ball
+            // the flux missed would be implausibly faint), and ring down clearly.
+            guard features.snrDB >= parameters.bandRiseSNRDB else { return .rejected(restore: true, endRefractory: false) }
+            gated.minimumAttackDB = max(parameters.bandRiseAttackDB, typicalAttackDB - classifier.attackBelowTypicalDB)
+            gated.maximumDecayDB = min(gated.maximumDecayDB, parameters.bandRiseDecayDB)
+        }
+        if evidence != .wholeBand {
+            gated.acceptance = max(gated.acceptance, parameters.racketAcceptance)
+            // A racket hit excites every band it has modes in at once; a voice or a note grows band by band. Not an
+            // impact: the whole band may still trigger on what follows.
+            if parameters.racketBands > 0, features.risingBands < min(parameters.racketBands, bands) {
+                return .rejected(restore: parameters.racketUpgrade & 2 != 0, endRefractory: false)
+            }
+        }
+        guard let (kind, confidence) = gated.classify(features) else {
+            // Weak evidence that proved nothing holds nothing off. Not even an abrupt onset (a rise of the babble, a
+            // syllable): no impact rings on after it, so it does not hold off the next onset either (a ball 10–25 ms
+            // after such a candidate used to be lost to its refractory).
+            return .rejected(restore: evidence == .bandRise,
+                             endRefractory: parameters.releaseAfterNonImpact
+                                 && features.attackDB < gated.minimumAttackDB)
+        }
+        return .impact(kind: kind, confidence: confidence)
+    }
+}

@@ -1,0 +1,122 @@
+import Testing
+@testable import BounceDetector
+
+@Suite("Candidate rules and hold-offs")
+struct CandidateRulesTests {
+    private let parameters = DetectorParameters(sampleRate: 48000)
+
+    private func rules(_ tune: (inout DetectorParameters) -> Void = { _ in }) -> CandidateRules {
+        var tuned = parameters
+        tune(&tuned)
+        return CandidateRules(parameters: tuned, classifier: ImpactClassifier(), bands: 7)
+    }
+
+    /// A clean table bounce: clears the room by 25 dB, rings in clear lines, decays, starts in five bands at once.
+    private func ball(attack: Float = 25, snr: Float = 10, decay: Float = -15, risingBands: Int = 5) -> ImpactFeatures {
+        var features = ImpactFeatures(snrDB: snr, centroidHz: 3000, tonality: 0.95, highShare: 0.1, decayDB: decay,
+                                      attackDB: attack, peakContrastDB: 8, ringingTonality: 0.95,
+                                      ringingContrastDB: 10, peakPersistence: 1, lineCoherence: 0.9)
+        features.risingBands = risingBands
+        return features
+    }
+
+    @Test("a clean ball is an impact whatever trigger saw it")
+    func cleanBall() {
+        for evidence in [TriggerEvidence.wholeBand, .racketBand, .bandRise] {
+            guard case .impact(let kind, _) = rules().verdict(ball(), evidence: evidence, typicalAttackDB: 24) else {
+                Issue.record("\(evidence) rejected a clean ball")
+                continue
+            }
+            #expect(kind == .table)
+        }
+    }
+
+    @Test("a band-rise candidate without energy over the room in its onset frame is undone")
+    func bandRiseSNR() {
+        #expect(rules().verdict(ball(snr: 2), evidence: .bandRise, typicalAttackDB: 24)
+                == .rejected(restore: true, endRefractory: false))
+        if case .impact = rules().verdict(ball(snr: 2), evidence: .wholeBand, typicalAttackDB: 24) {} else {
+            Issue.record("the onset frame's SNR is asked of band-rise candidates only")
+        }
+    }
+
+    @Test("a band-rise candidate must clear the room as far as the stream's balls do, uncapped")
+    func bandRiseAttack() {
+        // In a quiet room (balls typically clear it by 30 dB) the whole band's gate stays at its 10 dB ceiling; a
+        // band-rise candidate must reach 30 − 8 = 22 dB.
+        let faint = ball(attack: 20)
+        #expect(rules().verdict(faint, evidence: .bandRise, typicalAttackDB: 30)
+                == .rejected(restore: true, endRefractory: true))
+        if case .impact = rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 30) {} else {
+            Issue.record("the whole band's gate is capped at 10 dB")
+        }
+        // In a loud room (typical 15 dB) its floor is 9 dB.
+        if case .impact = rules().verdict(ball(attack: 9.5), evidence: .bandRise, typicalAttackDB: 15) {} else {
+            Issue.record("9.5 dB clears the band rise's 9 dB floor")
+        }
+    }
+
+    @Test("a band-rise candidate must ring down 6 dB; the whole band's only must not grow")
+    func bandRiseDecay() {
+        #expect(rules().verdict(ball(decay: -4), evidence: .bandRise, typicalAttackDB: 24)
+                == .rejected(restore: true, endRefractory: false))
+        if case .impact = rules().verdict(ball(decay: -4), evidence: .wholeBand, typicalAttackDB: 24) {} else {
+            Issue.record("−4 dB is decay enough for a whole-band candidate")
+        }
+    }
+
+    @Test("a weak candidate that does not start in three bands at once is rejected; bit 2 undoes its hold-offs")
+    func broadbandCheck() {
+        let narrow = ball(risingBands: 2)
+        #expect(rules().verdict(narrow, evidence: .racketBand, typicalAttackDB: 24)
+                == .rejected(restore: true, endRefractory: false))
+        #expect(rules { $0.racketUpgrade = 4 }.verdict(narrow, evidence: .racketBand, typicalAttackDB: 24)
+                == .rejected(restore: false, endRefractory: false))
+        if case .impact = rules().verdict(narrow, evidence: .wholeBand, typicalAttackDB: 24) {} else {
+            Issue.record("the broadband check is for weak candidates only")
+        }
+    }
+
+    @Test("a candidate that is no abrupt onset ends the refractory, unless release is off")
+    func release() {
+        #expect(rules().verdict(ball(attack: 5), evidence: .wholeBand, typicalAttackDB: 24)
+                == .rejected(restore: false, endRefractory: true))
+        #expect(rules { $0.releaseAfterNonImpact = false }.verdict(ball(attack: 5), evidence: .wholeBand, typicalAttackDB: 24)
+                == .rejected(restore: false, endRefractory: false))
+    }
+
+    @Test("hold-offs: commit, save before a weak candidate, restore, end the refractory")
+    func holdOffs() {
+        var holds = HoldOffs()
+        holds.commit(onset: 1000, refractory: 1200, quiet: 1920)
+        #expect(holds.refractory(at: 2199) && !holds.refractory(at: 2200))
+        #expect(!holds.adapting(at: 2919) && holds.adapting(at: 2920))
+        holds.saveBeforeWeak()
+        holds.commit(onset: 5000, refractory: 1200, quiet: 1920)
+        #expect(holds.refractory(at: 5100))
+        holds.weakReleased = true
+        holds.restoreBeforeWeak()
+        #expect(!holds.refractory(at: 5100) && holds.adapting(at: 5100))
+        #expect(holds.mayReplaceReleased(at: 2200) && !holds.mayReplaceReleased(at: 2199))
+        holds.commit(onset: 9000, refractory: 1200, quiet: 1920)
+        #expect(!holds.weakReleased)
+        holds.endRefractory(at: 9100)
+        #expect(!holds.refractory(at: 9100) && !holds.adapting(at: 9100))
+        holds.endRefractory(at: 20000)
+        #expect(!holds.refractory(at: 9100), "ending the refractory never extends it")
+    }
+
+    @Test("the typical attack starts as a plain mean, each step clamped; the typical flux follows at a tenth")
+    func typicals() {
+        var warm = StreamTypicals(warmStart: true)
+        warm.learn(attackDB: 14, flux: 40)
+        #expect(abs(warm.attackDB - 19) < 1e-4)      // (24 + 14) / 2
+        warm.learn(attackDB: 14, flux: 40)
+        #expect(abs(warm.attackDB - 17.333) < 1e-3)  // (24 + 14 + 14) / 3
+        #expect(abs(warm.flux - 90.25) < 1e-3)       // each step clamped to half the typical: 100 → 95 → 90.25
+        var slow = StreamTypicals(warmStart: false)
+        slow.learn(attackDB: 0, flux: 100)
+        #expect(abs(slow.attackDB - 23) < 1e-4)      // a tenth of a step clamped to 10 dB
+        #expect(slow.balls == 1)
+    }
+}
