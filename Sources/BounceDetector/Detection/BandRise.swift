@@ -38,12 +38,10 @@ struct BandRise {
     init(sampleRate: Int, fftSize: Int, warmUpHops: Int) {
         self.warmUpHops = max(warmUpHops, Self.referenceLags.upperBound + 1)
         let binHz = Double(sampleRate) / Double(fftSize)
-        let top = 0.45 * Double(sampleRate)
         var edges: [Int] = []
-        for i in 0..<(OnsetBands.edges.count - 1) where OnsetBands.edges[i] * 1.2 < top {
-            let low = Int((OnsetBands.edges[i] / binHz).rounded(.up))
-            if edges.isEmpty { edges.append(low) }
-            let high = min(fftSize / 2, Int((min(OnsetBands.edges[i + 1], top) / binHz).rounded(.up)))
+        for band in OnsetBands.bands(sampleRate: sampleRate) {
+            if edges.isEmpty { edges.append(Int((band.low / binHz).rounded(.up))) }
+            let high = min(fftSize / 2, Int((band.high / binHz).rounded(.up)))
             edges.append(max(edges[edges.count - 1] + 1, high))
         }
         bands = edges.count - 1

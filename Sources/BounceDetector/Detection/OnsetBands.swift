@@ -21,6 +21,13 @@ import Foundation
 struct OnsetBands {
     static let edges: [Double] = [700, 1000, 1500, 2000, 3000, 4000, 6000, 10_000]
 
+    /// The bands (Hz) that fit under 0.45 × `sampleRate`: a band is kept when its lower edge lies well under that
+    /// limit, and its upper edge is clamped to it (7 bands at 44.1 kHz and up). `BandRise` sums FFT bins over the same.
+    static func bands(sampleRate: Int) -> [(low: Double, high: Double)] {
+        let top = 0.45 * Double(sampleRate)
+        return (0..<(edges.count - 1)).filter { edges[$0] * 1.2 < top }.map { (edges[$0], min(edges[$0 + 1], top)) }
+    }
+
     /// Rises (dB) per band lane; lanes at and beyond `bands` are unused.
     struct Rises {
         /// Over the first 1.5 ms.
@@ -77,14 +84,12 @@ struct OnsetBands {
     init(sampleRate: Int, referenceSeconds: Double = 0.015) {
         self.sampleRate = sampleRate
         self.referenceSeconds = max(0.005, referenceSeconds)
-        let top = 0.45 * Double(sampleRate)
-        var count = 0
-        for i in 0..<(Self.edges.count - 1) where Self.edges[i] * 1.2 < top { count += 1 }
-        bands = count
+        let ranges = Self.bands(sampleRate: sampleRate)
+        bands = ranges.count
         var section = Section()
-        for b in 0..<count {
-            section.set(lane: b, Biquad.bandPassCoefficients(low: Self.edges[b], high: Self.edges[b + 1],
-                                                             sampleRate: sampleRate))
+        for (lane, range) in ranges.enumerated() {
+            section.set(lane: lane, Biquad.bandPassCoefficients(low: range.low, high: range.high,
+                                                                sampleRate: sampleRate))
         }
         prototype = (section, section)
     }
