@@ -1,12 +1,9 @@
 /// The fixed sets of codes whose counters `HubMetrics` makes up front.
 extension HubMetrics {
-    /// Every code a dropped media frame is counted under (`pongd_media_frames_rejected_total`): the frame errors,
-    /// the ingest errors, and a frame out of place (before `hello`, on a track not started, from a dashboard).
+    /// Every code a dropped media frame is counted under (`pongd_media_frames_rejected_total`): the media errors,
+    /// and a frame out of place (before `hello`, from a dashboard).
     static let mediaRejectionCodes: [String] =
-        [MediaFrameError.tooShort(count: 0), .tooLarge(count: 0, limit: 0), .unknownKind(0),
-         .unknownCodec(0, kind: .audio), .emptyPayload(kind: .audio)].map(\.code)
-        + [IngestError.codecMismatch(expected: .opus, got: .aac), .undecodable(.opus)].map(\.code)
-        + [APIError.streamNotStarted, .outOfOrder(""), .dashboardReadOnly].map(\.code)
+        (APIError.media + [.outOfOrder(""), .dashboardReadOnly]).map(\.code)
 
     /// Every code pongd sends in an error, HTTP or WebSocket (`pongd_errors_total`).
     static let errorCodes: [String] = APIError.all.map(\.code)

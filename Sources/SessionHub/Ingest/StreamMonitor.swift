@@ -57,7 +57,7 @@ package struct StreamMonitor: Sendable {
 
     /// Whether the track was started (frames of a track not started are an error).
     package func isStarted(_ kind: MediaKind) -> Bool {
-        self[keyPath: Self.track(kind)] != nil
+        self[track: kind] != nil
     }
 
     /// A frame of `bytes` (header included) arrived on a track; a first frame or a frame after a failure makes it
@@ -127,16 +127,18 @@ package struct StreamMonitor: Sendable {
                             fps: hasVideo ? rate?.roundedFPS : nil, uploadKbps: kbps, diagnostics: diagnostics)
     }
 
-    /// Where the track of `kind` is kept (nil when not started).
-    private static func track(_ kind: MediaKind) -> WritableKeyPath<StreamMonitor, Track?> {
-        kind == .video ? \.video : \.audio
+    /// The track of `kind` (nil when not started).
+    private subscript(track kind: MediaKind) -> Track? {
+        get { kind == .video ? video : audio }
+        set {
+            if kind == .video { video = newValue } else { audio = newValue }
+        }
     }
 
     /// Applies `change` to a started track; nil for a track not started.
     private mutating func update(_ kind: MediaKind, _ change: (inout Track) -> Action?) -> Action? {
-        let path = Self.track(kind)
-        guard var track = self[keyPath: path] else { return nil }
-        defer { self[keyPath: path] = track }
+        guard var track = self[track: kind] else { return nil }
+        defer { self[track: kind] = track }
         return change(&track)
     }
 }

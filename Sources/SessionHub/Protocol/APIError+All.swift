@@ -15,7 +15,11 @@ extension APIError {
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
         .outOfOrder("m"), .notReady("m"), .testInProgress, .connectionTestFailed, .invalidResumeToken,
         .dashboardReadOnly,
-        // Media frames and live streams.
+    ] + media
+
+    /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,
+    /// and its track's (`IngestError`).
+    package static let media: [APIError] = [
         .streamNotStarted, MediaFrameError.tooShort(count: 3).apiError,
         MediaFrameError.tooLarge(count: 300_000, limit: MediaFrame.maxBytes).apiError,
         MediaFrameError.unknownKind(9).apiError, MediaFrameError.unknownCodec(9, kind: .audio).apiError,
