@@ -127,4 +127,15 @@ struct TokenAndHashTests {
         #expect(Base64.decoded("Z") == nil)
         #expect(Base64.decoded("Zm9v!") == nil)
     }
+
+    @Test("standard base64: RFC 4648 vectors with padding, the standard alphabet, and back")
+    func base64Standard() {
+        let vectors = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
+                       ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
+        for (plain, encoded) in vectors {
+            #expect(Base64.encoded(Array(plain.utf8)) == encoded)
+            #expect(Base64.decoded(encoded) == Array(plain.utf8))
+        }
+        #expect(Base64.encoded([0xFB, 0xFF]) == "+/8=")
+    }
 }

@@ -2,6 +2,12 @@
 /// alphabet and padding (photos).
 package enum Base64 {
     private static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// `bytes` in standard base64 with `=` padding (RFC 4648 §4): the WebSocket handshake's key and accept.
+    package static func encoded(_ bytes: [UInt8]) -> String {
+        encode(bytes, alphabet: standardAlphabet) + String(repeating: "=", count: (3 - bytes.count % 3) % 3)
+    }
 
     /// `bytes` in base64url, no padding.
     package static func urlEncoded(_ bytes: [UInt8]) -> String {

@@ -41,12 +41,12 @@ extension WebSocketClient {
         /// 16 random bytes in base64, a fresh `Sec-WebSocket-Key`.
         static func randomKey() -> String {
             var generator = SystemRandomNumberGenerator()
-            return Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+            return Base64.encoded((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         }
 
         /// The `Sec-WebSocket-Accept` a server answers `key` with: base64(SHA-1(key + GUID)).
         static func accept(for key: String) -> String {
-            Data(Insecure.SHA1.hash(data: Array((key + acceptGUID).utf8))).base64EncodedString()
+            Base64.encoded(Array(Insecure.SHA1.hash(data: Array((key + acceptGUID).utf8))))
         }
 
         /// The upgrade request for `path` on `host`, a GET without a body.

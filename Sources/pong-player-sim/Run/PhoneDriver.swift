@@ -20,8 +20,6 @@ final class PhoneDriver: @unchecked Sendable {
     let stats: SimStats
     /// This phone's packet, filler and bounce counts, merged into `stats` at the end of the run.
     var counters = PhoneStats()
-    /// Reads the socket's text messages (one per phone, not one per message).
-    private let decoder = JSONDecoder()
     /// Duration, chaos, filler and address settings.
     let settings: PhoneSettings
     /// Who hears about ready, streamed-enough, finished and test results.
@@ -205,7 +203,7 @@ final class PhoneDriver: @unchecked Sendable {
         case .opened:
             perform(journey.socketOpened(now: now))
         case .text(let text):
-            guard let message = try? decoder.decode(ServerMessage.self, from: Data(text.utf8)) else { return }
+            guard let message = try? MessageCodec.decode(ServerMessage.self, from: Array(text.utf8)) else { return }
             perform(journey.received(message, now: now))
         case .closed(let code):
             self.socket = nil
