@@ -20,6 +20,11 @@ struct CandidateRulesTests {
         return features
     }
 
+    private func isImpact(_ verdict: CandidateRules.Verdict) -> Bool {
+        if case .impact = verdict { return true }
+        return false
+    }
+
     @Test("a clean ball is an impact whatever trigger saw it")
     func cleanBall() {
         for evidence in [TriggerEvidence.wholeBand, .racketBand, .bandRise] {
@@ -35,9 +40,8 @@ struct CandidateRulesTests {
     func bandRiseSNR() {
         #expect(rules().verdict(ball(snr: 2), evidence: .bandRise, typicalAttackDB: 24)
                 == .rejected(restore: true, endRefractory: false))
-        if case .impact = rules().verdict(ball(snr: 2), evidence: .wholeBand, typicalAttackDB: 24) {} else {
-            Issue.record("the onset frame's SNR is asked of band-rise candidates only")
-        }
+        #expect(isImpact(rules().verdict(ball(snr: 2), evidence: .wholeBand, typicalAttackDB: 24)),
+                "the onset frame's SNR is asked of band-rise candidates only")
     }
 
     @Test("a band-rise candidate must clear the room as far as the stream's balls do, uncapped")
@@ -47,22 +51,19 @@ struct CandidateRulesTests {
         let faint = ball(attack: 20)
         #expect(rules().verdict(faint, evidence: .bandRise, typicalAttackDB: 30)
                 == .rejected(restore: true, endRefractory: true))
-        if case .impact = rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 30) {} else {
-            Issue.record("the whole band's gate is capped at 10 dB")
-        }
+        #expect(isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 30)),
+                "the whole band's gate is capped at 10 dB")
         // In a loud room (typical 15 dB) its floor is 9 dB.
-        if case .impact = rules().verdict(ball(attack: 9.5), evidence: .bandRise, typicalAttackDB: 15) {} else {
-            Issue.record("9.5 dB clears the band rise's 9 dB floor")
-        }
+        #expect(isImpact(rules().verdict(ball(attack: 9.5), evidence: .bandRise, typicalAttackDB: 15)),
+                "9.5 dB clears the band rise's 9 dB floor")
     }
 
     @Test("a band-rise candidate must ring down 6 dB; the whole band's only must not grow")
     func bandRiseDecay() {
         #expect(rules().verdict(ball(decay: -4), evidence: .bandRise, typicalAttackDB: 24)
                 == .rejected(restore: true, endRefractory: false))
-        if case .impact = rules().verdict(ball(decay: -4), evidence: .wholeBand, typicalAttackDB: 24) {} else {
-            Issue.record("−4 dB is decay enough for a whole-band candidate")
-        }
+        #expect(isImpact(rules().verdict(ball(decay: -4), evidence: .wholeBand, typicalAttackDB: 24)),
+                "−4 dB is decay enough for a whole-band candidate")
     }
 
     @Test("a weak candidate that does not start in three bands at once is rejected; bit 2 undoes its hold-offs")
@@ -72,9 +73,8 @@ struct CandidateRulesTests {
                 == .rejected(restore: true, endRefractory: false))
         #expect(rules { $0.racketUpgrade = 4 }.verdict(narrow, evidence: .racketBand, typicalAttackDB: 24)
                 == .rejected(restore: false, endRefractory: false))
-        if case .impact = rules().verdict(narrow, evidence: .wholeBand, typicalAttackDB: 24) {} else {
-            Issue.record("the broadband check is for weak candidates only")
-        }
+        #expect(isImpact(rules().verdict(narrow, evidence: .wholeBand, typicalAttackDB: 24)),
+                "the broadband check is for weak candidates only")
     }
 
     @Test("a candidate that is no abrupt onset ends the refractory, unless release is off")
