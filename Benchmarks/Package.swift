@@ -1,5 +1,10 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+/// A path dependency's identity is its folder's name, so the root package is named after wherever the repository
+/// was cloned (`main`, `pongd`, …), not after its manifest's `name`.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 /// pongd's benchmarks: a package of their own so `swift test` in the root stays lean.
 /// Run with `swift package --disable-sandbox benchmark` from this folder (see BENCHMARKS.md).
@@ -16,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "Codecs",
             dependencies: [
-                .product(name: "BounceDetector", package: "main"),
+                .product(name: "BounceDetector", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Codecs",
@@ -25,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "Detector",
             dependencies: [
-                .product(name: "BounceDetector", package: "main"),
+                .product(name: "BounceDetector", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Detector",
@@ -34,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "FrameParse",
             dependencies: [
-                .product(name: "SessionHub", package: "main"),
+                .product(name: "SessionHub", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FrameParse",
@@ -44,8 +49,8 @@ let package = Package(
         .executableTarget(
             name: "Ingest",
             dependencies: [
-                .product(name: "SessionHub", package: "main"),
-                .product(name: "BounceDetector", package: "main"),
+                .product(name: "SessionHub", package: root),
+                .product(name: "BounceDetector", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Ingest",
@@ -56,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "Hub",
             dependencies: [
-                .product(name: "SessionHub", package: "main"),
+                .product(name: "SessionHub", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
