@@ -46,6 +46,12 @@ struct DetectCommand: ParsableCommand {
             if let v = overrides["decay"] { classifier.maximumDecayDB = Float(v) }
             if let v = overrides["centroid"] { classifier.tableCentroidHz = Float(v) }
             if let v = overrides["high"] { classifier.maximumHighShare = Float(v) }
+            if let v = overrides["clear"] { classifier.clearAttackDB = Float(v) }
+            if let v = overrides["cbands"] { classifier.clearBands = Int(exactly: v.rounded()) ?? classifier.clearBands }
+            if let v = overrides["ctonal"] { classifier.clearTonality = Float(v) }
+            if let v = overrides["vclear"] { classifier.veryClearAttackDB = Float(v) }
+            if let v = overrides["vctonal"] { classifier.veryClearTonality = Float(v) }
+            if let v = overrides["tring"] { classifier.tableRingDecayDB = Float(v) }
             let detector = try ImpactDetector(format: source.format, classifier: classifier) { p in
                 if let v = overrides["gate"] { p.gateNats = Float(v) }
                 if let v = overrides["lag"] { p.fluxLag = Int(exactly: v.rounded()) ?? p.fluxLag }
@@ -57,6 +63,15 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["noise"] { p.onsetNoiseFactor = Float(v) }
                 if let v = overrides["share"] { p.onsetPeakShare = Float(v) }
                 if let v = overrides["gap"] { p.onsetGapSeconds = v }
+                if let v = overrides["run"] { p.runSeconds = v / 1000 }
+                if let v = overrides["runslow"] { p.runSlowest = v }
+                if let v = overrides["runfast"] { p.runFastest = v }
+                if let v = overrides["runtonal"] { p.runTonality = Float(v) }
+                if let v = overrides["rundecay"] { p.runDecayDB = Float(v) }
+                if let v = overrides["runbands"] { p.runBands = Int(exactly: v.rounded()) ?? p.runBands }
+                if let v = overrides["runattack"] { p.runAttackDB = Float(v) }
+                if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
+                if let v = overrides["extshare"] { p.onsetExtensionShare = Float(v) }
                 if let v = overrides["reanchor"] { p.reanchorMargin = Float(v) }
                 if let v = overrides["racket"] { p.racketTrigger = v != 0 }
                 if let v = overrides["rmin"] { p.racketMinimumScale = Float(v) }

@@ -16,8 +16,13 @@ struct CandidateRules {
     }
 
     /// The verdict on a candidate with `features` that `evidence` triggered, in a stream whose balls typically
-    /// clear the room by `typicalAttackDB`.
-    func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float) -> Verdict {
+    /// clear the room by `typicalAttackDB`; `followsImpact` when the stream reported an impact shortly before it
+    /// (`DetectorParameters.runSeconds`).
+    func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
+                 followsImpact: Bool = false) -> Verdict {
+        if followsImpact, continuesRun(features) {
+            return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
+        }
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
         if evidence == .bandRise {
@@ -45,5 +50,15 @@ struct CandidateRules {
                                  && features.attackDB < gated.minimumAttackDB)
         }
         return .impact(kind: kind, confidence: confidence)
+    }
+
+    /// A ball in play bounces again: within `runSeconds` of a reported impact, an abrupt rise in several bands at
+    /// once that rings down is the next bounce, however far the run has faded and however much of the last
+    /// bounce's ring it rises from (its attack is measured over that ring, and the stream's typical attack, learned
+    /// from the loud first bounces, says nothing of the tenth).
+    func continuesRun(_ features: ImpactFeatures) -> Bool {
+        parameters.runSeconds > 0 && features.risingBands >= parameters.runBands
+            && features.attackDB >= parameters.runAttackDB && features.decayDB <= parameters.runDecayDB
+            && features.highShare <= classifier.maximumHighShare && features.tonality >= parameters.runTonality
     }
 }

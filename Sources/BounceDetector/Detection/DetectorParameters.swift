@@ -54,6 +54,22 @@ public struct DetectorParameters: Sendable, Equatable {
     public var attackReferenceSeconds: Double = 0.015
     /// See `racketBands`.
     public var racketRiseDB: Float = 6
+    /// A candidate within this long after a reported impact may continue its run (`CandidateRules.continuesRun`);
+    /// 0 = off.
+    public var runSeconds: Double = 0.25
+    /// A run's next gap lies between `runFastest` and `runSlowest` times the last one (`BounceRun`).
+    public var runSlowest: Double = 2.1
+    /// See `runSlowest`.
+    public var runFastest: Double = 0.6
+    /// Bands (of seven) that must rise together in a run's next bounce.
+    public var runBands = 3
+    /// Least tonality (`ImpactFeatures.tonality`) of a run's next bounce: it rings in a few lines, as the last did.
+    public var runTonality: Float = 0.75
+    /// Least attack (dB) of a run's next bounce, over whatever still rings of the last.
+    public var runAttackDB: Float = 7
+    /// A run's next bounce must not grow 6–8 ms after its onset (dB, `ImpactFeatures.decayDB`); it rises from the
+    /// last one's ring, which may hold its level.
+    public var runDecayDB: Float = 0
     /// A third trigger (`BandRise`): the mean rise of the three most rising onset bands' power over the frames
     /// before, dB; 0 = off. 8 dB, the attack gate's floor: an onset the classifier could accept.
     public var bandRiseTriggerDB: Float = 8
@@ -98,6 +114,8 @@ public struct DetectorParameters: Sendable, Equatable {
     public var reanchorMargin: Float = 1
     /// From the main edge the onset may move back this far over the impact's quieter first samples.
     public var onsetExtensionSeconds: Double = 0.0006
+    /// …over samples at least this share of the edge's peak.
+    public var onsetExtensionShare: Float = 0.1
     /// Decision delay after the refined onset: the onset frame plus the decay window fit in it, and the
     /// report still comes within 10 ms of the onset.
     public let decisionDelay: Int

@@ -38,6 +38,23 @@ public struct ImpactClassifier: Sendable, Equatable {
     public var tableCentroidHz: Float = 2400
     /// Within this distance of `tableCentroidHz` the kind is reported as `unknown`.
     public var unsureBandHz: Float = 150
+    /// A clear impact: an onset that clears the room by at least this much (dB, `attackDB`) in at least `clearBands`
+    /// bands at once, with most of its excess in a few lines (`clearTonality`), is a struck object whatever the
+    /// details of its ringing (a real table's board and a real racket's rubber ring nothing like a free shell);
+    /// resonance is asked only of fainter onsets. The clearer the onset, the less its timbre has to prove: the
+    /// tonality asked falls linearly to `veryClearTonality` at `veryClearAttackDB`. 0 = off.
+    public var clearAttackDB: Float = 14
+    /// See `clearAttackDB`.
+    public var clearBands = 5
+    /// See `clearAttackDB`: claps (noise, 0.55–0.85) mostly fall under it, real and synthetic balls (0.75–0.95) over.
+    public var clearTonality: Float = 0.82
+    /// See `clearAttackDB`.
+    public var veryClearAttackDB: Float = 28
+    /// See `clearAttackDB`.
+    public var veryClearTonality: Float = 0.55
+    /// A sound in the racket's band of centroids that still rings this close to its peak 6–8 ms on (dB,
+    /// `decayDB`) is a table bounce: the rubber damps a racket hit's ring, the board carries a bounce's. −99 = off.
+    public var tableRingDecayDB: Float = -6
 
     /// One term of the score: `weight × (clamp(value) − mean) / scale`.
     struct Term: Sendable, Equatable {
@@ -73,13 +90,30 @@ public struct ImpactClassifier: Sendable, Equatable {
             && features.decayDB <= maximumDecayDB
     }
 
+    /// Whether the onset is so abrupt and broadband, and rings in so few lines, that it is an impact whatever else.
+    public func isClearImpact(_ features: ImpactFeatures) -> Bool {
+        guard clearAttackDB > 0, features.attackDB >= clearAttackDB, features.risingBands >= clearBands else {
+            return false
+        }
+        let clearance = min(1, (features.attackDB - clearAttackDB) / max(veryClearAttackDB - clearAttackDB, 1))
+        return features.tonality >= clearTonality + clearance * (veryClearTonality - clearTonality)
+    }
+
+    /// The kind of an impact (second decision: it may be `unknown`).
+    public func kind(of features: ImpactFeatures) -> ImpactKind {
+        let distance = features.centroidHz - tableCentroidHz
+        if abs(distance) < unsureBandHz { return .unknown }
+        if distance > 0 { return .table }
+        return features.decayDB > tableRingDecayDB ? .table : .racket
+    }
+
     /// The kind and confidence of a ball impact, or nil when the sound is not one.
     public func classify(_ features: ImpactFeatures) -> (kind: ImpactKind, confidence: Float)? {
         guard isImpulsive(features) else { return nil }
-        let resonance = resonanceProbability(features)
+        var resonance = resonanceProbability(features)
+        if resonance < acceptance, isClearImpact(features) { resonance = max(resonance, acceptance) }
         guard resonance >= acceptance else { return nil }
-        let distance = features.centroidHz - tableCentroidHz
-        let kind: ImpactKind = abs(distance) < unsureBandHz ? .unknown : (distance > 0 ? .table : .racket)
+        let kind = kind(of: features)
         // Sure when it both rings clearly and stands well clear of the room.
         let clearance = min(1, max(0, (features.attackDB - minimumAttackDB) / 12))
         return (kind, resonance * (0.6 + 0.4 * clearance))

@@ -46,6 +46,8 @@ public final class ImpactDetector {
     /// RMS it was judged against.
     private var pending: ImpactCandidate?
     private var holdOffs = HoldOffs()
+    /// The stream's last impacts: a ball bouncing ever faster continues its run.
+    private var runs: BounceRun
     private var typicals: StreamTypicals
     private let rules: CandidateRules
 
@@ -88,6 +90,8 @@ public final class ImpactDetector {
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
         typicals = StreamTypicals(warmStart: parameters.warmStart)
+        runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
+                         slowest: parameters.runSlowest, fastest: parameters.runFastest)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -207,7 +211,8 @@ public final class ImpactDetector {
         OnsetRefiner.Settings(
             noiseSamples: parameters.samples(parameters.noiseSeconds), noiseFactor: parameters.onsetNoiseFactor,
             peakShare: parameters.onsetPeakShare, gapSamples: parameters.samples(parameters.onsetGapSeconds),
-            maximumExtension: parameters.samples(parameters.onsetExtensionSeconds))
+            maximumExtension: parameters.samples(parameters.onsetExtensionSeconds),
+            extensionShare: parameters.onsetExtensionShare)
     }
 
     private func trigger(strength: Float, evidence: TriggerEvidence) {
@@ -251,8 +256,11 @@ public final class ImpactDetector {
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux, candidate.evidence)
-        switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB) {
+        let followsImpact = runs.continues(at: candidate.onset)
+        switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
+                             followsImpact: followsImpact) {
         case .impact(let kind, let confidence):
+            runs.report(candidate.onset)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux)
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))

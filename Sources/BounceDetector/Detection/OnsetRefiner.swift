@@ -21,6 +21,8 @@ enum OnsetRefiner {
         var gapSamples: Int
         /// How far (samples) the onset may move back from the main edge over low-level contiguous signal.
         var maximumExtension: Int
+        /// …over samples at least this share of the peak (and clear of the noise).
+        var extensionShare: Float = 0.1
     }
 
     /// What the refiner found: the onset, the edge's peak magnitude and the noise RMS it was judged against.
@@ -80,7 +82,7 @@ enum OnsetRefiner {
         }
         // Extend over the edge's quiet first samples: contiguous (gaps under a quarter of the edge gap) and above
         // both the noise and a tenth of the peak.
-        let low = max(settings.noiseFactor * noiseRMS, 0.1 * peak)
+        let low = max(settings.noiseFactor * noiseRMS, settings.extensionShare * peak)
         let limit = max(searchStart, onset - Int64(settings.maximumExtension))
         let shortGap = max(1, settings.gapSamples / 4)
         quiet = 0

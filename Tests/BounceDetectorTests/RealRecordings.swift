@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import BounceDetector
+
+/// Real recordings of a table-tennis ball from Debian's `csmash-data` (Cannon Smash, GPL): read at run time from
+/// the installed package, never copied into the repository. `.ci/run` installs it; on a machine without it the
+/// tests that need it are skipped, and say so.
+enum RealRecordings {
+    static let folder = "/usr/share/games/csmash/wav"
+    /// Why a test is skipped when the package is missing.
+    static let missing: Comment = "csmash-data is not installed (apt-get install csmash-data): no real ball recordings"
+    /// Whether both recordings are installed.
+    static var available: Bool {
+        ["table.wav", "racket.wav"].allSatisfy { FileManager.default.fileExists(atPath: "\(folder)/\($0)") }
+    }
+
+    /// A real impact: its samples (mono, 44.1 kHz) and where the impact starts in them.
+    struct Clip {
+        let samples: [Float]
+        let rate: Int
+        /// The clip's first ~1 ms is a low-frequency lead-in 30–40 dB under the impact; the impact starts where the
+        /// 700 Hz high-passed signal first reaches a tenth of its peak (measured once with scipy: table 47, racket 48
+        /// samples at 44.1 kHz). Labels in `Benchmarks/Scripts/real_corpus.py` use the same rule.
+        let onset: Int
+    }
+
+    /// The ball on the table (`table`) or on a racket.
+    static func clip(table: Bool) throws -> Clip {
+        var source = try AudioFile.open(path: "\(folder)/\(table ? "table" : "racket").wav")
+        let audio = try source.readAll()
+        let channels = audio.format.channels
+        let mono = stride(from: 0, to: audio.samples.count - channels + 1, by: channels).map { start in
+            audio.samples[start..<(start + channels)].reduce(0, +) / Float(channels)
+        }
+        return Clip(samples: mono, rate: audio.format.sampleRate, onset: table ? 47 : 48)
+    }
+}
