@@ -119,4 +119,24 @@ struct CandidateRulesTests {
         #expect(abs(slow.attackDB - 23) < 1e-4)      // a tenth of a step clamped to 10 dB
         #expect(slow.balls == 1)
     }
+
+    @Test("within a run, a faint abrupt rise over the last bounce's ring is the next bounce; out of a run it is not")
+    func runContinues() {
+        var faint = ball(attack: 7.5, snr: -5, decay: -0.5, risingBands: 3)
+        faint.tonality = 0.8
+        faint.lineCoherence = 0.1
+        faint.peakPersistence = 0.1
+        #expect(isImpact(rules().verdict(faint, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
+                "the stream's loud first bounces must not hold off its tenth")
+        #expect(!isImpact(rules().verdict(faint, evidence: .bandRise, typicalAttackDB: 40, followsImpact: false)))
+        var growing = faint
+        growing.decayDB = 2
+        #expect(!isImpact(rules().verdict(growing, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
+                "a sound that grows is no bounce, in a run or not")
+        var noisy = faint
+        noisy.tonality = 0.5
+        #expect(!isImpact(rules().verdict(noisy, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)))
+        #expect(!isImpact(rules { $0.runSeconds = 0 }.verdict(faint, evidence: .bandRise, typicalAttackDB: 40,
+                                                              followsImpact: true)), "runs off")
+    }
 }

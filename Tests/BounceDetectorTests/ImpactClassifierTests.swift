@@ -22,12 +22,52 @@ struct ImpactClassifierTests {
 
     @Test("a clap-like sound (noisy, broad peaks) is rejected however abrupt and loud it is")
     func clapRejected() {
-        let clap = ImpactFeatures(snrDB: 30, centroidHz: 2500, tonality: 0.55, highShare: 0.1, decayDB: -6,
+        var clap = ImpactFeatures(snrDB: 30, centroidHz: 2500, tonality: 0.5, highShare: 0.1, decayDB: -6,
                                   attackDB: 35, peakContrastDB: 1, ringingContrastDB: 1, peakPersistence: 0.5,
                                   lineCoherence: 0.35)
+        clap.risingBands = 7
         #expect(classifier.isImpulsive(clap))
+        #expect(!classifier.isClearImpact(clap), "a band of noise is no clear impact however abrupt")
         #expect(classifier.resonanceProbability(clap) < classifier.acceptance)
         #expect(classifier.classify(clap) == nil)
+    }
+
+    /// csmash-data's real table bounce as the detector measured it at 48 kHz: a dull "tock" whose board rings on,
+    /// in lines that neither stay put nor decay as free modes (persistence 0.28, coherence 0.10).
+    private var realTable: ImpactFeatures {
+        var features = ImpactFeatures(snrDB: 35, centroidHz: 1595, tonality: 0.905, highShare: 0.003, decayDB: -3.6,
+                                      attackDB: 44, peakContrastDB: 2.4, ringingTonality: 0.71, ringingContrastDB: 2.7,
+                                      peakPersistence: 0.28, lineCoherence: 0.10)
+        features.risingBands = 7
+        return features
+    }
+
+    @Test("a clear impact is a ball whatever its ringing: the real table bounce the resonance score rejects")
+    func clearImpact() throws {
+        #expect(classifier.resonanceProbability(realTable) < classifier.acceptance)
+        #expect(classifier.isClearImpact(realTable))
+        #expect(try #require(classifier.classify(realTable)).kind == .table, "a dull sound that rings on is a table")
+        var racket = realTable
+        racket.decayDB = -10.8
+        #expect(classifier.classify(racket)?.kind == .racket, "a dull sound the rubber damps is a racket hit")
+        var narrow = realTable
+        narrow.risingBands = classifier.clearBands - 1
+        #expect(!classifier.isClearImpact(narrow), "an onset in few bands is no clear impact")
+    }
+
+    @Test("the tonality a clear impact needs falls as its attack grows, from clearTonality to veryClearTonality")
+    func clearTonalityCurve() {
+        var features = realTable
+        features.attackDB = classifier.clearAttackDB
+        features.tonality = classifier.clearTonality - 0.01
+        #expect(!classifier.isClearImpact(features))
+        features.attackDB = classifier.veryClearAttackDB
+        #expect(classifier.isClearImpact(features))
+        features.tonality = classifier.veryClearTonality - 0.01
+        #expect(!classifier.isClearImpact(features))
+        features.attackDB = classifier.clearAttackDB - 0.5
+        features.tonality = 1
+        #expect(!classifier.isClearImpact(features), "under the clear attack, resonance decides")
     }
 
     @Test("hi-hat-like, soft-onset and sustained sounds are not impacts")
