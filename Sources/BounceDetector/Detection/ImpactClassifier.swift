@@ -111,7 +111,11 @@ public struct ImpactClassifier: Sendable, Equatable {
     public func classify(_ features: ImpactFeatures) -> (kind: ImpactKind, confidence: Float)? {
         guard isImpulsive(features) else { return nil }
         var resonance = resonanceProbability(features)
-        if resonance < acceptance, isClearImpact(features) { resonance = max(resonance, acceptance) }
+        if resonance < acceptance, isClearImpact(features) {
+            // As sure as it is clear: from the acceptance at the clear attack to certainty at the very clear one.
+            let clearness = min(1, (features.attackDB - clearAttackDB) / max(veryClearAttackDB - clearAttackDB, 1))
+            resonance = acceptance + (1 - acceptance) * clearness
+        }
         guard resonance >= acceptance else { return nil }
         let kind = kind(of: features)
         // Sure when it both rings clearly and stands well clear of the room.

@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""Labelled rally files made from REAL recordings of a table-tennis ball, as a phone would hear them.
+
+Sources: Debian's csmash-data (Cannon Smash, GPL): /usr/share/games/csmash/wav/table.wav (a ball on a table) and
+racket.wav (a ball on a racket), 44.1 kHz. They are read where the package installs them, never copied into the
+repository; the tool installs the package when it can (root + apt-get) and otherwise says how.
+
+Each labelled impact is one of those two recordings, played back 10 % slower to 10 % faster (ball, bat and table
+differ), at its own level, through one synthetic room (RT60 0.2-1.2 s), mixed with ../shared/tools/gen_corpus.py's
+distractors (claps, footsteps, shoe squeaks) and bed (pink noise, babble, music, a near talker), then through a
+phone: band limit (high-pass 80-300 Hz, low-pass 7-16 kHz), slow automatic gain control and a peak limiter.
+
+Files per seed (48 kHz mono PCM16; labels `time_s,type` with type bounce = table, hit = racket, as gen_corpus):
+  real<S>_rally_{clean,snr20,snr10,snr00}.wav   60 s of rallies (gen_corpus's rally rhythm), impact level U(-8, 0) dB
+                                                 per impact; the whole file at a ball level of -45..-15 dBFS before
+                                                 the phone's AGC (30 dB of input level between files)
+  real<S>_rally_<cond>_opus24.wav (+ .opus)     the same through Opus 24 kb/s (opusenc/opusdec: pre-skip removed)
+  real<S>_rally_events.csv                      labels of the rally files
+  real<S>_drop_{clean,snr20}.wav, _events.csv    balls dropped on the table: each sequence starts 150-250 ms apart,
+                                                 every gap x0.82-0.92 down to 35 ms, every bounce quieter until
+                                                 -30 dB under the first; level_db in the CSV is relative to the first
+SNR = 20 log10(median 10 ms RMS of the dry impacts / RMS of the bed), as gen_corpus; "clean" is the bed at -50 dB.
+
+Onset label: the impact starts at the first sample where the recording, high-passed at 700 Hz (4th-order
+Butterworth), reaches a tenth of its peak. Both recordings start with ~1 ms of low-frequency lead-in 30-40 dB under
+the click; the click, not the lead-in, is what a listener (and score_onsets.py's +-2 ms window) calls the impact.
+
+Seeds 11-15 are for tuning, 21-22 are HELD OUT (never choose a threshold on them; retune.py refuses them).
+
+  real_corpus.py --seed 11 --out /work/realcorpus        one seed's files
+  real_corpus.py --split tune|heldout --out DIR          all seeds of a split
+  real_corpus.py --quick --out DIR                       the 12 s file of issue 11 (quick.wav + quick_events.csv)
+  real_corpus.py --verify --out DIR                      re-derive every label from the dry impact track
+
+Needs numpy, scipy, soundfile; opus-tools for Opus; espeak-ng for the babble (as gen_corpus).
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import soundfile as sf
+from scipy import signal
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED_TOOLS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "tools"))
+sys.path.insert(0, SHARED_TOOLS)
+import gen_corpus as gc  # noqa: E402  (noises, distractors and rally rhythm are gen_corpus's own)
+
+SR = gc.SR
+CSMASH = "/usr/share/games/csmash/wav"
+TUNING_SEEDS = (11, 12, 13, 14, 15)
+HELDOUT_SEEDS = (21, 22)
+RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
+DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
+
+
+def ensure_csmash():
+    if all(os.path.exists(os.path.join(CSMASH, f)) for f in ("table.wav", "racket.wav")):
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", "csmash-data"], check=False)
+    if not os.path.exists(os.path.join(CSMASH, "table.wav")):
+        sys.exit("real_corpus: csmash-data is not installed (apt-get install csmash-data)")
+
+
+def click_onset(x, sr):
+    """First sample where the 700 Hz high-passed signal reaches a tenth of its peak (the impact, not the lead-in)."""
+    sos = signal.butter(4, 700, "highpass", fs=sr, output="sos")
+    h = np.abs(signal.sosfilt(sos, x))
+    return int(np.argmax(h >= 0.1 * h.max()))
+
+
+def load_recording(name):
+    x, sr = sf.read(os.path.join(CSMASH, name + ".wav"), always_2d=True)
+    x = x.mean(axis=1)
+    x = signal.resample_poly(x, 160, 147) if sr == 44100 else x  # 44.1 -> 48 kHz
+    return x / np.max(np.abs(x))
+
+
+class Impacts:
+    """The two real recordings, and a played-back copy at a rate with its onset."""
+
+    def __init__(self):
+        self.dry = {"bounce": load_recording("table"), "hit": load_recording("racket")}
+
+    def play(self, kind, rate):
+        x = self.dry[kind]
+        if abs(rate - 1.0) > 1e-4:  # faster playback = fewer samples, higher pitch
+            up = 1000
+            down = int(round(1000 * rate))
+            x = signal.resample_poly(x, up, down)
+        return x, click_onset(x, SR)
+
+
+def room_ir(rng):
+    """Direct sound plus an exponentially decaying diffuse tail, RT60 0.2-1.2 s, tail 4-14 dB under the direct."""
+    rt60 = rng.uniform(0.2, 1.2)
+    n = int(rt60 * SR)
+    t = np.arange(n) / SR
+    tail = gc.lowpass(rng.standard_normal(n) * np.exp(-6.9 * t / rt60), rng.uniform(4000, 8000), 2)
+    tail[: int(rng.uniform(0.002, 0.008) * SR)] = 0  # first reflection after 2-8 ms
+    tail *= gc.db(-rng.uniform(4, 14)) / np.sqrt(np.sum(tail ** 2))
+    tail[0] = 1.0
+    return tail, rt60
+
+
+def phone(x, rng):
+    """A phone microphone: band limit, slow AGC toward -26 dBFS (at most +30 dB), a fast peak limiter at -3 dBFS."""
+    hp, lp = rng.uniform(80, 300), rng.uniform(7000, 16000)
+    x = signal.sosfilt(signal.butter(2, hp, "highpass", fs=SR, output="sos"), x)
+    x = signal.sosfilt(signal.butter(4, lp, "lowpass", fs=SR, output="sos"), x)
+    block = SR // 100  # 10 ms blocks
+    nb = len(x) // block
+    p = np.mean(x[: nb * block].reshape(nb, block) ** 2, axis=1)
+    env = signal.lfilter([0.02], [1, -0.98], p)  # ~0.5 s power average
+    want = np.clip(-26 - 10 * np.log10(env + 1e-12), -20, 30)
+    gain_db = np.empty(nb)
+    g = want[0]
+    for i in range(nb):  # slew-limited: 10 dB/s
+        g += np.clip(want[i] - g, -0.1, 0.1)
+        gain_db[i] = g
+    gain = np.repeat(gc.db(gain_db), block)
+    gain = np.concatenate([gain, np.full(len(x) - len(gain), gain[-1] if len(gain) else 1.0)])
+    y = x * gain
+    # peak limiter: instant attack, 50 ms release
+    limit = gc.db(-3)
+    over = np.maximum(np.abs(y) / limit, 1.0)
+    red = signal.lfilter([1 - np.exp(-1 / (0.05 * SR))], [1, -np.exp(-1 / (0.05 * SR))], over)
+    red = np.maximum(red, over)
+    return y / red, dict(hp=hp, lp=lp)
+
+
+def rally_times(rng, dur):
+    """gen_corpus's rally rhythm: serve, own-side and far bounce, then alternating hits and bounces."""
+    seq = []
+    t = rng.uniform(1.0, 2.5)
+    gaps = []
+    while t < dur - 4.0:
+        shots = int(rng.integers(2, 12))
+        rally = [("hit", t), ("bounce", t + rng.uniform(0.12, 0.25))]
+        rally.append(("bounce", rally[-1][1] + rng.uniform(0.25, 0.45)))
+        for _ in range(1, shots):
+            rally.append(("hit", rally[-1][1] + rng.uniform(0.3, 0.9)))
+            rally.append(("bounce", rally[-1][1] + rng.uniform(0.3, 0.9)))
+        if rng.random() < 0.3:
+            rally.append(("hit", rally[-1][1] + rng.uniform(0.3, 0.9)))
+        rally = [(k, tt) for k, tt in rally if tt < dur - 1.0]
+        seq += rally
+        gaps.append((rally[-1][1], rally[-1][1] + (gap := rng.uniform(2.5, 6.0))))
+        t = rally[-1][1] + gap
+    return seq, gaps
+
+
+def drop_times(rng, dur):
+    """Balls dropped on the table: gaps 150-250 ms shrinking x0.82-0.92 to 35 ms, 30 dB quieter by the end."""
+    seq = []
+    t = rng.uniform(0.8, 1.5)
+    while t < dur - 3.0:
+        gap, ratio = rng.uniform(0.15, 0.25), rng.uniform(0.82, 0.92)
+        n = int(np.floor(np.log(0.035 / gap) / np.log(ratio))) + 1
+        step = -30.0 / max(n - 1, 1)
+        level = 0.0
+        for _ in range(n):
+            seq.append(("bounce", t, level))
+            t += gap
+            gap *= ratio
+            level += step
+        t += rng.uniform(1.5, 3.0)
+    return seq
+
+
+def place(impacts, seq, n, rng, level_of):
+    """The dry impact track and its labels (time of the click onset, kind, level)."""
+    strands = np.zeros((8, n))  # impact k in strand k % 8: neighbours never overlap there (for --verify)
+    labels, levels = [], []
+    for k, item in enumerate(seq):
+        kind, t0 = item[0], item[1]
+        rate = rng.uniform(0.9, 1.1)
+        x, onset = impacts.play(kind, rate)
+        g = level_of(item)
+        start = int(round(t0 * SR))
+        gc.add_at(strands[k % 8], x, start / SR, gc.db(g))
+        labels.append(((start + onset) / SR, kind, g))
+        levels.append(20 * np.log10(gc.rms(x[onset:onset + 480]) * gc.db(g) + 1e-12))
+    return strands, labels, float(np.median(levels))
+
+
+def synthetic_ball_level():
+    """Median 10 ms RMS (dB) of gen_corpus's synthetic ball sounds: its distractor gains are relative to it."""
+    rng = np.random.default_rng(0)
+    return float(np.median([20 * np.log10(gc.rms(gc.ball_sound(k, rng)[:480]))
+                            for k in ("bounce", "hit") * 50]))
+
+
+def distractors(rng, n, dur, spans):
+    """gen_corpus's transient distractors around the rallies: steps and squeaks in play, claps and steps between."""
+    dis = np.zeros(n)
+    for t_start, t_end in spans:
+        for _ in range(int(rng.integers(0, 4))):
+            gc.add_at(dis, gc.footstep(rng), rng.uniform(max(0, t_start - 3), t_start), gc.db(rng.uniform(-18, -8)))
+        for _ in range(int(rng.integers(0, 3))):
+            gc.add_at(dis, gc.squeak(rng), rng.uniform(max(0, t_start - 3), t_start), gc.db(rng.uniform(-16, -6)))
+        g0 = t_start + 0.4
+        if rng.random() < 0.35:
+            ta, a_end = g0, g0 + rng.uniform(1.0, 2.5)
+            while ta < min(a_end, t_end, dur - 0.5):
+                gc.add_at(dis, gc.clap(rng), ta, gc.db(rng.uniform(-10, -2)))
+                ta += 1.0 / rng.uniform(3.5, 6.0)
+        ts = g0 + rng.uniform(0, 1.0)
+        for _ in range(int(rng.integers(2, 7))):
+            if ts > t_end:
+                break
+            gc.add_at(dis, gc.footstep(rng), ts, gc.db(rng.uniform(-12, -2)))
+            ts += rng.uniform(0.45, 0.65)
+    return dis
+
+
+def bed(rng, n, dur, cache):
+    clips = gc.espeak_pool(cache, rng)
+    pink = gc.pink_noise(n, rng)
+    bab = gc.babble(n, clips, rng)
+    bab /= gc.rms(bab)
+    mus = gc.music(n, rng, [])
+    mus *= gc.db(-3) / gc.rms(mus)
+    near = np.zeros(n)
+    for _ in range(max(2, int(dur / 12))):
+        gc.add_at(near, clips[rng.integers(len(clips))], rng.uniform(0, dur - 3), 1.0)
+    near *= gc.db(6) / (gc.rms(near[np.abs(near) > 1e-3]) + 1e-12)
+    b = pink + bab + mus + near
+    return b / gc.rms(b)
+
+
+def write_labels(path, labels, header="gain_db"):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["time_s", "type", header])
+        for t, kind, g in sorted(labels):
+            w.writerow(["%.6f" % t, kind, "%.1f" % g])
+
+
+def write_audio(path, x, opus_kbps):
+    peak = np.max(np.abs(x))
+    if peak > 0.999:
+        x = x * 0.999 / peak
+    sf.write(path + ".wav", x.astype(np.float32), SR, subtype="PCM_16")
+    if opus_kbps:
+        subprocess.run(["opusenc", "--quiet", "--bitrate", str(opus_kbps), path + ".wav", path + ".opus"], check=True)
+        subprocess.run(["opusdec", "--quiet", "--rate", "48000", path + ".opus",
+                        "%s_opus%d.wav" % (path, opus_kbps)], check=True)
+
+
+def build_seed(seed, out, dur, opus_kbps):
+    impacts = Impacts()
+    cache = os.path.join(out, "_speech_cache")
+    prefix = os.path.join(out, "real%d" % seed)
+    # --- rallies
+    rng = np.random.default_rng(seed)
+    n = int(dur * SR)
+    seq, spans = rally_times(rng, dur)
+    strands, labels, ref = place(impacts, seq, n, rng, lambda item: rng.uniform(-8, 0))
+    track = strands.sum(axis=0)
+    dis = distractors(rng, n, dur, spans)
+    ir, rt60 = room_ir(rng)
+    dis *= gc.db(ref - synthetic_ball_level())  # distractors as loud, next to the ball, as in gen_corpus
+    wet = signal.oaconvolve(track + dis, ir)[:n]
+    noise = bed(rng, n, dur, cache)
+    ball_dbfs = rng.uniform(-45, -15)
+    phone_rng_seed = int(rng.integers(1 << 31))
+    write_labels(prefix + "_rally_events.csv", labels)
+    notes = []
+    for cond, snr in RALLY_CONDITIONS.items():
+        mix = gc.db(ball_dbfs - ref) * (wet + gc.db(ref - snr) * noise)
+        y, ph = phone(mix, np.random.default_rng(phone_rng_seed))  # one phone per seed, every condition
+        write_audio("%s_rally_%s" % (prefix, cond), y, opus_kbps)
+    np.save("%s_rally_dry.npy" % prefix, strands.astype(np.float32))
+    notes.append("rally: %d impacts, RT60 %.2f s, ball %.1f dBFS, phone %d-%d Hz" % (
+        len(labels), rt60, ball_dbfs, ph["hp"], ph["lp"]))
+    # --- dropped balls
+    rng = np.random.default_rng(seed + 1000)
+    dseq = drop_times(rng, dur / 2)
+    nd = int(dur / 2 * SR)
+    first = {}
+
+    def drop_level(item):
+        if item[2] == 0.0:
+            first["g"] = rng.uniform(-6, 0)
+        return first["g"] + item[2]
+
+    dstrands, dlabels, dref = place(impacts, dseq, nd, rng, drop_level)
+    dtrack = dstrands.sum(axis=0)
+    dlabels = [(t, k, lvl) for (t, k, _), (_, _, lvl) in zip(dlabels, dseq)]
+    ir, rt60 = room_ir(rng)
+    dwet = signal.oaconvolve(dtrack, ir)[:nd]
+    dnoise = bed(rng, nd, dur / 2, cache)
+    ball_dbfs = rng.uniform(-30, -15)
+    write_labels(prefix + "_drop_events.csv", dlabels, header="level_db")
+    for cond, snr in DROP_CONDITIONS.items():
+        mix = gc.db(ball_dbfs - dref) * (dwet + gc.db(dref - snr) * dnoise)
+        y, _ = phone(mix, np.random.default_rng(phone_rng_seed + 1))
+        write_audio("%s_drop_%s" % (prefix, cond), y, 0)
+    np.save("%s_drop_dry.npy" % prefix, dstrands.astype(np.float32))
+    notes.append("drop: %d bounces in %d sequences, RT60 %.2f s" % (
+        len(dlabels), sum(1 for x in dseq if x[2] == 0.0), rt60))
+    print("real%d: %s" % (seed, "; ".join(notes)))
+
+
+def build_quick(out):
+    """Issue 11's 12 s file: 16 hits alternating racket/table 0.35-0.55 s apart at one level, then a ball dropped on
+    the table (15 bounces from 190 ms apart, each gap x0.9 and each bounce x0.9 quieter), white noise at -54 dBFS."""
+    impacts = Impacts()
+    rng = np.random.default_rng(12)
+    n = 12 * SR
+    track = np.zeros(n)
+    labels = []
+    t = 0.5
+    for i in range(16):
+        kind = "hit" if i % 2 == 0 else "bounce"
+        x, onset = impacts.play(kind, 1.0)
+        gc.add_at(track, 0.5 * x, t)
+        labels.append((round(t * SR) / SR + onset / SR, kind, 0.0))
+        t += rng.uniform(0.35, 0.55)
+    gap, g = 0.19, 0.5
+    t += 0.5
+    for i in range(15):
+        x, onset = impacts.play("bounce", 1.0)
+        gc.add_at(track, g * x, t)
+        labels.append((round(t * SR) / SR + onset / SR, "bounce", 20 * np.log10(g / 0.5)))
+        t += gap
+        gap *= 0.9
+        g *= 0.9
+    y = track + gc.db(-54) * rng.standard_normal(n)
+    write_labels(os.path.join(out, "quick_events.csv"), labels)
+    sf.write(os.path.join(out, "quick.wav"), y.astype(np.float32), SR, subtype="PCM_16")
+    print("quick: %d impacts" % len(labels))
+
+
+def verify(out):
+    """Every label must sit on the click of its dry impact within one sample (a label bug fails loudly)."""
+    bad = 0
+    total = 0
+    for name in sorted(os.listdir(out)):
+        if not name.endswith("_dry.npy"):
+            continue
+        strands = np.load(os.path.join(out, name)).astype(np.float64)
+        labels_path = os.path.join(out, name.replace("_dry.npy", "_events.csv"))
+        with open(labels_path) as f:
+            times = sorted(float(r[0]) for r in csv.reader(f) if r and not r[0].startswith("time"))
+        sos = signal.butter(4, 700, "highpass", fs=SR, output="sos")
+        hs = [np.abs(signal.sosfilt(sos, x)) for x in strands]
+        for j, t in enumerate(times):
+            h = hs[j % len(hs)]
+            i = int(round(t * SR))
+            win = h[max(0, i - 96):i + 96]
+            k = max(0, i - 96) + int(np.argmax(win >= 0.1 * win.max()))
+            total += 1
+            if abs(k - i) > 1:
+                bad += 1
+                print("%s: label %.6f s but the click starts at %.6f s" % (name, t, k / SR))
+    print("verify: %d labels, %d off by more than one sample" % (total, bad))
+    return bad == 0 and total > 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, action="append", default=[])
+    ap.add_argument("--split", choices=("tune", "heldout"))
+    ap.add_argument("--dur", type=float, default=60.0)
+    ap.add_argument("--opus", type=int, default=24, help="Opus round trip at this kb/s (0: none)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--verify", action="store_true")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    if a.verify:
+        sys.exit(0 if verify(a.out) else 1)
+    ensure_csmash()
+    if a.quick:
+        build_quick(a.out)
+        return
+    seeds = a.seed + list({"tune": TUNING_SEEDS, "heldout": HELDOUT_SEEDS}.get(a.split, ()))
+    if not seeds:
+        ap.error("give --seed, --split or --quick")
+    for s in seeds:
+        build_seed(s, a.out, a.dur, a.opus)
+
+
+if __name__ == "__main__":
+    main()
