@@ -4,31 +4,8 @@ import Testing
 /// Runs the built `pongd` binary, as a user would.
 @Suite("pongd detect")
 struct DetectCommandTests {
-    /// The `pongd` executable beside this test bundle in the build folder.
-    private var pongd: URL {
-        get throws {
-            var folder = Bundle.main.bundleURL
-            for _ in 0..<3 {
-                let candidate = folder.appendingPathComponent("pongd")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "pongd beside \(Bundle.main.bundleURL.path)"])
-        }
-    }
-
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try pongd
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        try ToolRun.run(ToolRun.pongd().path, arguments)
     }
 
     private func temporaryFile(_ name: String, _ bytes: [UInt8]) throws -> URL {

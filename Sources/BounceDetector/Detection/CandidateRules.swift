@@ -32,6 +32,7 @@ struct CandidateRules {
             guard features.snrDB >= parameters.bandRiseSNRDB else { return .rejected(restore: true, endRefractory: false) }
             gated.minimumAttackDB = max(parameters.bandRiseAttackDB, typicalAttackDB - classifier.attackBelowTypicalDB)
             gated.maximumDecayDB = min(gated.maximumDecayDB, parameters.bandRiseDecayDB)
+            gated.clearDecayDB = min(gated.clearDecayDB, parameters.bandRiseDecayDB)
         }
         if evidence != .wholeBand {
             gated.acceptance = max(gated.acceptance, parameters.racketAcceptance)

@@ -52,6 +52,13 @@ public struct ImpactClassifier: Sendable, Equatable {
     public var veryClearAttackDB: Float = 28
     /// See `clearAttackDB`.
     public var veryClearTonality: Float = 0.55
+    /// A clear impact's excess centroid is at least this (Hz): a ball's shell and a blade ring at 1–8 kHz, while what
+    /// only leaks over the 700 Hz high-pass (a footstep's or a kick drum's thud, 0.7–1.2 kHz) is no clear impact.
+    public var clearCentroidHz: Float = 1200
+    /// A clear impact (`isClearImpact`) need only not grow 6–8 ms on (dB, `decayDB`): in a live room, through a phone's
+    /// limiter, a real bounce's ring and its first reflections hold it within a dB or two of its clipped peak, while
+    /// what `maximumDecayDB` keeps out (a voice, a squeak) never starts that abruptly in that many bands.
+    public var clearDecayDB: Float = 3
     /// A sound in the racket's band of centroids that still rings this close to its peak 6–8 ms on (dB,
     /// `decayDB`) is a table bounce: the rubber damps a racket hit's ring, the board carries a bounce's. −99 = off.
     public var tableRingDecayDB: Float = -6
@@ -84,15 +91,16 @@ public struct ImpactClassifier: Sendable, Equatable {
         min(minimumAttackDB, max(attackFloorDB, typicalAttackDB - attackBelowTypicalDB))
     }
 
-    /// Whether the sound is an abrupt, not-too-bright, non-growing onset.
+    /// Whether the sound is an abrupt, not-too-bright onset that rings down (a clear impact: that does not grow).
     public func isImpulsive(_ features: ImpactFeatures) -> Bool {
-        features.attackDB >= minimumAttackDB && features.highShare <= maximumHighShare
-            && features.decayDB <= maximumDecayDB
+        guard features.attackDB >= minimumAttackDB, features.highShare <= maximumHighShare else { return false }
+        return features.decayDB <= maximumDecayDB || (features.decayDB <= clearDecayDB && isClearImpact(features))
     }
 
     /// Whether the onset is so abrupt and broadband, and rings in so few lines, that it is an impact whatever else.
     public func isClearImpact(_ features: ImpactFeatures) -> Bool {
-        guard clearAttackDB > 0, features.attackDB >= clearAttackDB, features.risingBands >= clearBands else {
+        guard clearAttackDB > 0, features.attackDB >= clearAttackDB, features.risingBands >= clearBands,
+              features.centroidHz >= clearCentroidHz else {
             return false
         }
         let clearance = min(1, (features.attackDB - clearAttackDB) / max(veryClearAttackDB - clearAttackDB, 1))
