@@ -55,6 +55,22 @@ struct ImpactClassifierTests {
         #expect(!classifier.isClearImpact(narrow), "an onset in few bands is no clear impact")
     }
 
+    @Test("a clear impact in a live room, its ring held by reflections and a limiter, is one; a thud under 1.2 kHz is not")
+    func clearImpactInALiveRoom() {
+        var held = realTable
+        held.decayDB = -0.2  // measured on real_corpus's first bounces after silence (AGC up, limiter on)
+        #expect(classifier.classify(held) != nil, "rejected as a sustained sound before clearDecayDB")
+        held.decayDB = classifier.clearDecayDB + 1
+        #expect(classifier.classify(held) == nil, "a sound that grows is no impact however clear its onset")
+        var thud = realTable
+        thud.centroidHz = 860  // a footstep's excess over the 700 Hz high-pass
+        #expect(!classifier.isClearImpact(thud))
+        var faint = realTable
+        faint.decayDB = -0.2
+        faint.attackDB = classifier.clearAttackDB - 1
+        #expect(classifier.classify(faint) == nil, "only a clear impact may hold its ring")
+    }
+
     @Test("the tonality a clear impact needs falls as its attack grows, from clearTonality to veryClearTonality")
     func clearTonalityCurve() {
         var features = realTable
