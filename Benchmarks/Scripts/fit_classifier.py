@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fit ImpactClassifier's resonance weights on tuning candidates only (gen_corpus seeds 2, 4, 5, 6, 7; never 1 or 3).
+"""Fit ImpactClassifier's resonance weights on tuning candidates only: gen_corpus seeds 2, 4, 5, 6, 7 (never 1 or 3)
+and real_corpus.py seeds 11-15 (never 21-22; name their candidate files t_real11_50_wav.cand, 50 = clean).
 
   pongd detect <tuning file> --candidates t_<set>_<snr>_<wav|opus>.cand --tune accept=0,attack=-99,decay=99,high=1
   python3 fit_classifier.py --events dev=dev_events.csv --events dev4=dev4_events.csv ... t_*.cand
@@ -16,10 +17,11 @@ import re
 
 import numpy as np
 
-RESONANCE = [  # name, clip range. The onset frame's peak contrast is left out: next to the late frame's it is
-    # redundant (it fitted with a small negative weight).
-    ("tonality", (0, 1)), ("ring_contrast_db", (-10, 20)), ("persistence", (0, 1)), ("coherence", (0, 1)),
-]
+CLIP = {"tonality": (0, 1), "ring_tonality": (0, 1), "ring_contrast_db": (-10, 20), "contrast_db": (-10, 20),
+        "persistence": (0, 1), "coherence": (0, 1), "rising_bands": (0, 7)}
+# The terms ImpactClassifier uses (--terms to try others). The onset frame's peak contrast is left out: next to the
+# late frame's it is redundant (it fitted with a small negative weight).
+RESONANCE = [(n, CLIP[n]) for n in ("tonality", "ring_contrast_db", "persistence", "coherence")]
 MIN_ATTACK_DB, MAX_HIGH_SHARE, MAX_DECAY_DB, CLEAN_ATTACK_DB = 10.0, 0.75, -1.0, 12.0
 
 
@@ -42,8 +44,12 @@ def f1(ev, t, win=0.005):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--events", action="append", required=True, help="SET=events.csv")
+    ap.add_argument("--terms", help="comma-separated candidate columns (default: ImpactClassifier's)")
     ap.add_argument("cands", nargs="+")
     a = ap.parse_args()
+    global RESONANCE
+    if a.terms:
+        RESONANCE = [(n, CLIP[n]) for n in a.terms.split(",")]
     events = {k: np.array([float(r["time_s"]) for r in csv.DictReader(open(v))])
               for k, v in (e.split("=", 1) for e in a.events)}
     files = []
@@ -69,7 +75,8 @@ def main():
         w -= np.linalg.solve(H, Z.T @ (p - y) + 1.0 * w)
     print(f"clean candidates {len(y)}, balls {int(y.sum())}")
     names = {"tonality": "tonality", "contrast_db": "contrast", "ring_contrast_db": "ringingContrast",
-             "persistence": "persistence", "coherence": "coherence"}
+             "persistence": "persistence", "coherence": "coherence", "ring_tonality": "ringingTonality",
+             "rising_bands": "risingBands"}
     for (n, (lo, hi)), m_, s_, w_ in zip(RESONANCE, mu, sd, w):
         print(f"    static let {names[n]} = Term(mean: {m_:.4f}, scale: {s_:.4f}, weight: {w_:.4f}, low: {lo}, high: {hi})")
     print(f"    static let bias: Float = {w[-1]:.4f}")

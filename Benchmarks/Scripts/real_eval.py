@@ -91,7 +91,9 @@ def match(ref, rk, est, ek, window):
 def evaluate(a, threshold):
     seeds = SPLITS[a.split]
     jobs = [(s, name) for s in seeds for name, *_ in TARGETS]
-    out_dir = os.path.join(a.out, a.detector + ("" if threshold is None else "-t%g" % threshold))
+    # madmom writes every threshold of its grid from one activation: one folder for all of them.
+    per_threshold = threshold is not None and not a.detector.startswith("madmom")
+    out_dir = os.path.join(a.out, a.detector + ("-t%g" % threshold if per_threshold else ""))
 
     def run(job):
         s, name = job

@@ -31,6 +31,20 @@ struct BounceRunTests {
         #expect(drop.continues(at: rate / 20 + rate * 9 / 100), "two gaps of 45 ms: the bounce between was missed")
     }
 
+    @Test("after a missed bounce the run keeps its pace: the bounce after the reported one still continues it")
+    func paceAfterMiss() {
+        var drop = run()
+        drop.report(0)
+        drop.report(rate * 100 / 1000)  // gaps 100 ms, then 90 ms (missed) + 81 ms
+        drop.report(rate * 271 / 1000)
+        #expect(drop.continues(at: rate * (271 + 73) / 1000), "73 ms on: 0.43 of the 171 ms it measured, 0.9 of its pace")
+        var steady = run()
+        steady.report(0)
+        steady.report(rate * 100 / 1000)
+        steady.report(rate * 190 / 1000)
+        #expect(!steady.continues(at: rate * (190 + 40) / 1000), "far sooner than a bounce keeps its speed")
+    }
+
     @Test("runs off: nothing continues")
     func off() {
         var bounces = BounceRun(longestGap: 0, slowest: 2.1, fastest: 0.6)

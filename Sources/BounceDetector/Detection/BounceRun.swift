@@ -26,9 +26,16 @@ struct BounceRun {
         return next <= Double(longestGap) && next <= slowest * Double(gap) && next >= fastest * Double(gap)
     }
 
-    /// Records a reported impact at `frame`.
+    /// Records a reported impact at `frame`. A gap in a run at least `missedBounce` times the last one spanned a
+    /// bounce that was not reported: the run's pace is half of it (else the bounce after it, due in about half that
+    /// gap, would fall under `fastest` and end the run).
     mutating func report(_ frame: Int64) {
-        gap = frame - last
+        let newGap = frame - last
+        let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
+        gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap
         last = frame
     }
+
+    /// See `report`: a bounce keeps 0.8–0.95 of its pace, so two gaps span 1.6–1.9 of the last one.
+    static let missedBounce = 1.5
 }
