@@ -52,6 +52,7 @@ struct DetectCommand: ParsableCommand {
             if let v = overrides["vclear"] { classifier.veryClearAttackDB = Float(v) }
             if let v = overrides["vctonal"] { classifier.veryClearTonality = Float(v) }
             if let v = overrides["ccentroid"] { classifier.clearCentroidHz = Float(v) }
+            if let v = overrides["struck"] { classifier.struckAcceptance = Float(v) }
             if let v = overrides["cdecay"] { classifier.clearDecayDB = Float(v) }
             if let v = overrides["tring"] { classifier.tableRingDecayDB = Float(v) }
             let detector = try ImpactDetector(format: source.format, classifier: classifier) { p in

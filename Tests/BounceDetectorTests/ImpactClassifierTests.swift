@@ -71,6 +71,30 @@ struct ImpactClassifierTests {
         #expect(classifier.classify(faint) == nil, "only a clear impact may hold its ring")
     }
 
+    @Test("a faint real ball the resonance score doubts is a struck object: few lines, kept, in many bands; a clap is not")
+    func struckObject() throws {
+        // A real table bounce at 0 dB SNR (real_corpus.py tuning files): not clear, lines that neither stay put
+        // nor decay as free modes.
+        var faint = realTable
+        faint.attackDB = 11
+        faint.tonality = 0.88
+        faint.ringingTonality = 0.82
+        faint.peakPersistence = 0.6
+        faint.lineCoherence = 0.25
+        faint.risingBands = 6
+        #expect(!classifier.isClearImpact(faint))
+        #expect(classifier.resonanceProbability(faint) < classifier.acceptance)
+        #expect(classifier.struckProbability(faint) >= classifier.struckAcceptance)
+        #expect(classifier.classify(faint) != nil)
+        var clap = faint
+        clap.tonality = 0.66
+        clap.ringingTonality = 0.68
+        #expect(classifier.classify(clap) == nil, "a band of noise, however broadband its onset")
+        var note = faint
+        note.risingBands = 2
+        #expect(classifier.classify(note) == nil, "a tone that rose in two bands")
+    }
+
     @Test("the tonality a clear impact needs falls as its attack grows, from clearTonality to veryClearTonality")
     func clearTonalityCurve() {
         var features = realTable
