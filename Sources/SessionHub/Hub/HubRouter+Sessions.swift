@@ -61,7 +61,7 @@ extension HubRouter {
                 let outcome = try state.join(user: token.userId, displayName: profile?.displayName,
                                              photoURL: profile?.photoURL, playerId: playerId,
                                              resumeToken: resumeToken, now: now)
-                // Queued before the actions run, so the seat's row precedes its journey writes.
+                // Written before the actions run (and so before the reply), the seat's row before its journey.
                 if outcome.playerId == playerId { hub.recordSeat(outcome, code: code, user: token.userId) }
                 return (outcome, outcome.actions)
             }) { result in
@@ -99,7 +99,6 @@ extension HubRouter {
             case .success(let phase):
                 hub.logger.info(starting ? "game started" : "session ended by host",
                                 metadata: ["session.code": "\(code)"])
-                if starting { hub.worker.async { try? hub.store.updateSessionState(code: code, to: phase, at: Date()) } }
                 reply.send(.json(200, #"{"state":"\#(phase.rawValue)"}"#))
             }
         }

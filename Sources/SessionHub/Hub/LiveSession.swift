@@ -27,10 +27,14 @@ final class LiveSession: @unchecked Sendable {
     var mediaErrors: MediaErrorThrottle
     /// Stores a detected bounce (called on `queue`; must not block it).
     let onBounce: @Sendable (Bounce) -> Void
-    /// Journeys as last handed to `onJourney`, so only changes are stored.
+    /// Journeys as last recorded, so only changes are written.
     private var storedJourneys: [PlayerID: PlayerJourney.Snapshot] = [:]
-    /// Stores a changed journey (called on `queue`; must not block it).
-    private let onJourney: @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void
+    /// The phase as last recorded.
+    private var recordedPhase: SessionPhase
+    /// When activity was last recorded.
+    private var recordedActivity = Date.distantPast
+    /// Writes acknowledged changes before they are acknowledged.
+    private let recorder: SessionRecorder
     let logger: Logger
     /// Called (on `queue`) once the session is over.
     private let onDiscard: @Sendable (SessionCode) -> Void
@@ -40,7 +44,7 @@ final class LiveSession: @unchecked Sendable {
     init(state: SessionState, queue: DispatchQueue, logger: Logger, metrics: HubMetrics,
          monitorConfiguration: StreamMonitor.Configuration = StreamMonitor.Configuration(),
          mediaErrorInterval: Duration,
-         onJourney: @escaping @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void,
+         recorder: SessionRecorder,
          onBounce: @escaping @Sendable (Bounce) -> Void = { _ in },
          onDiscard: @escaping @Sendable (SessionCode) -> Void) {
         self.code = state.code
@@ -48,7 +52,8 @@ final class LiveSession: @unchecked Sendable {
         self.monitorConfiguration = monitorConfiguration
         self.mediaErrors = MediaErrorThrottle(interval: mediaErrorInterval)
         self.onBounce = onBounce
-        self.onJourney = onJourney
+        self.recorder = recorder
+        self.recordedPhase = state.phase
         self.state = state
         self.queue = queue
         var logger = logger
@@ -111,7 +116,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     func perform(_ actions: [SessionState.Action]) {
-        defer { storeChangedJourneys() }
+        record(actions)
         for action in actions {
             switch action {
             case .send(let id, let message):
@@ -143,11 +148,25 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    /// Hands every journey that changed since it was last stored to `onJourney`.
-    private func storeChangedJourneys() {
-        for (player, snapshot) in state.journeySnapshots(now: .now, wallNow: Date()) where storedJourneys[player] != snapshot {
+    /// Writes what the event changed — its phase, the seats it freed, the journeys it moved, that the session is in
+    /// use — before any of its actions tells a client about it.
+    private func record(_ actions: [SessionState.Action]) {
+        let now = Date()
+        if state.phase != recordedPhase {
+            recordedPhase = state.phase
+            recorder.phase(state.phase, now)
+        }
+        for case .seatFreed(let player) in actions {
+            storedJourneys[player] = nil
+            recorder.seatFreed(player, now)
+        }
+        for (player, snapshot) in state.journeySnapshots(now: .now, wallNow: now) where storedJourneys[player] != snapshot {
             storedJourneys[player] = snapshot
-            onJourney(player, snapshot)
+            recorder.journey(player, snapshot)
+        }
+        if state.phase != .ended, now.timeIntervalSince(recordedActivity) >= recorder.activityInterval {
+            recordedActivity = now
+            recorder.activity(now)
         }
     }
 

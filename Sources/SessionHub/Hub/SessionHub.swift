@@ -67,7 +67,7 @@ package final class SessionHub: Sendable {
         let live = LiveSession(state: state, queue: queue, logger: logger, metrics: metrics,
                                monitorConfiguration: configuration.streamMonitor,
                                mediaErrorInterval: configuration.mediaErrorInterval,
-                               onJourney: { [weak self] player, snapshot in self?.storeJourney(player, snapshot) },
+                               recorder: recorder(for: state.code),
                                onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
                                onDiscard: { [weak self] code in self?.discard(code) })
         let count = sessions.withLockedValue { sessions in
@@ -79,7 +79,7 @@ package final class SessionHub: Sendable {
         return live
     }
 
-    /// A session ended: forget it, record the end and drop guest data nobody needs any more.
+    /// A session ended (its end is already recorded): forget it and drop guest data nobody needs any more.
     private func discard(_ code: SessionCode) {
         let count = sessions.withLockedValue { sessions in
             sessions.removeValue(forKey: code)
@@ -88,10 +88,9 @@ package final class SessionHub: Sendable {
         metrics.sessions(count)
         worker.async { [store, logger] in
             do {
-                try store.updateSessionState(code: code, to: .ended, at: Date())
                 _ = try store.purgeGuestData(sessionCode: code)
             } catch {
-                logger.error("cannot record a session's end", metadata: ["session.code": "\(code)", "error": "\(error)"])
+                logger.error("cannot purge a session's guests", metadata: ["session.code": "\(code)", "error": "\(error)"])
             }
         }
         logger.info("session ended", metadata: ["session.code": "\(code)"])
@@ -104,28 +103,55 @@ package final class SessionHub: Sendable {
         seatWriter.sync {}
     }
 
-    /// Stores a new seat so it survives a restart; call on the session's queue, before its journey is stored.
+    /// Stores a new seat so it survives a restart; call on the session's queue, before the join is answered (it
+    /// returns once the seat is written).
     func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
         let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
                                           resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
-        seatWriter.async { [store, logger] in
-            do {
-                try store.createMembership(membership)
-            } catch {
-                logger.error("cannot store a seat", metadata: ["session.code": "\(code)", "error": "\(error)"])
-            }
+        write("a seat", ["session.code": "\(code)"]) { (store) throws(StoreError) in
+            try store.createMembership(membership)
         }
     }
 
-    /// Writes a seat's journey to the store, off the session's queue.
-    private func storeJourney(_ player: PlayerID, _ snapshot: PlayerJourney.Snapshot) {
-        guard let data = try? JSONEncoder().encode(snapshot) else { return }
-        let json = String(decoding: data, as: UTF8.self)
-        seatWriter.async { [store, logger] in
+    /// The session's `SessionRecorder`: every change written through `seatWriter`, in order, before it returns.
+    private func recorder(for code: SessionCode) -> SessionRecorder {
+        SessionRecorder(
+            journey: { [weak self] player, snapshot in
+                guard let data = try? JSONEncoder().encode(snapshot) else { return }
+                let json = String(decoding: data, as: UTF8.self)
+                self?.write("a journey", ["player.id": "\(player)"]) { (store) throws(StoreError) in
+                    try store.updateJourney(playerId: player, json: json)
+                }
+            },
+            seatFreed: { [weak self] player, at in
+                self?.write("a freed seat", ["player.id": "\(player)"]) { (store) throws(StoreError) in
+                    try store.markLeft(playerId: player, at: at)
+                }
+            },
+            phase: { [weak self] phase, at in
+                let metadata: Logger.Metadata = ["session.code": "\(code)", "phase": "\(phase.rawValue)"]
+                self?.write("a session's phase", metadata) { (store) throws(StoreError) in
+                    try store.updateSessionState(code: code, to: phase, at: at)
+                }
+            },
+            activity: { [weak self] at in
+                self?.write("a session's activity", ["session.code": "\(code)"]) { (store) throws(StoreError) in
+                    try store.touchSession(code: code, at: at)
+                }
+            },
+            activityInterval: SessionRecorder.activityInterval(idleTimeout: configuration.session.idleTimeout))
+    }
+
+    /// Runs one write on `seatWriter` (after every write queued before it) and waits for it.
+    private func write(_ what: String, _ metadata: Logger.Metadata,
+                       _ body: @Sendable (SessionStore) throws(StoreError) -> Void) {
+        seatWriter.sync {
             do throws(StoreError) {
-                try store.updateJourney(playerId: player, json: json)
+                try body(store)
             } catch {
-                logger.error("cannot store a journey", metadata: ["player.id": "\(player)", "error": "\(error)"])
+                var metadata = metadata
+                metadata["error"] = "\(error)"
+                logger.error("cannot store \(what)", metadata: metadata)
             }
         }
     }

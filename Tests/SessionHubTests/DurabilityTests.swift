@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import SessionHub
+
+/// Nothing acknowledged is lost and nothing ended comes back: each change is in the store (read through a second
+/// connection, as the next process after a kill -9 would) the moment its acknowledgment arrives.
+@Suite("Durability: written before acknowledged", .timeLimit(.minutes(1)))
+struct DurabilityTests {
+    /// What a process started on `folder` right now would read.
+    private func stored(_ folder: String) throws -> SessionStore { try SessionStore(dataDirectory: folder) }
+
+    @Test("a seat left with `leave` is marked left before its socket closes; after a restart it is gone for good")
+    func leftSeat() async throws {
+        let server = try await HubTestServer.start()
+        let session = try await server.hostSession()
+        let (token, user) = try await server.joinGuest(named: "Ari", code: session.code)
+        let socket = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(session.code)/player/\(user)?token=\(token)")
+        try await socket.send(#"{"type":"hello"}"#)
+        let welcome = jsonObject(await socket.next(type: "welcome"))
+        let player = PlayerID(try #require(welcome["playerId"] as? String))
+        let resumeToken = try #require(welcome["resumeToken"] as? String)
+        try await socket.send(#"{"type":"leave"}"#)
+        #expect(await socket.closeCode() == CloseCode.left.code)
+        #expect(try stored(server.dataDirectory).membership(playerId: player)?.leftAt != nil,
+                "the seat was still held in the store when its close arrived")
+        try await server.stop()
+
+        let second = try await HubTestServer.start(dataDirectory: server.dataDirectory)
+        let lobby = try await second.call("GET", "/sessions/\(session.code)")
+        #expect((lobby.body["players"] as? [[String: Any]])?.isEmpty == true, "the left seat came back: \(lobby.body)")
+        let resumed = try await TestWebSocketClient.connect(
+            port: second.port, path: "/sessions/\(session.code)/player/\(user)?token=\(token)")
+        // The socket of a user with no seat is refused as it opens (error, then 4003): the hello may not get out.
+        try? await resumed.send(#"{"type":"hello","resumeToken":"\#(resumeToken)"}"#)
+        let answer = jsonObject(await resumed.next { $0.contains(#""type":"welcome""#) || $0.contains(#""type":"error""#) })
+        #expect(answer["type"] as? String == "error", "the old resume token resumed a left seat: \(answer)")
+        try await second.stop()
+    }
+
+    @Test("/end's 200 arrives after the end is stored (20 sessions in a row)")
+    func endStoredBeforeReply() async throws {
+        let server = try await HubTestServer.start()
+        let store = try stored(server.dataDirectory)
+        for _ in 0..<20 {
+            let session = try await server.hostSession()
+            let ended = try await server.call("POST", "/sessions/\(session.code)/end", token: session.token)
+            #expect(ended.status == 200)
+            let code = try #require(SessionCode(userInput: session.code))
+            #expect(try store.session(code: code)?.state == .ended, "a kill -9 now would bring \(code) back")
+        }
+        try await server.stop()
+    }
+
+    @Test("a session in use for longer than the idle timeout survives a restart")
+    func activityKeepsASessionLive() async throws {
+        var configuration = SessionState.Configuration()
+        configuration.idleTimeout = .seconds(2)
+        let server = try await HubTestServer.start(session: configuration)
+        let session = try await server.hostSession()
+        let (token, user) = try await server.joinGuest(named: "Ari", code: session.code)
+        let socket = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(session.code)/player/\(user)?token=\(token)")
+        try await socket.send(#"{"type":"hello"}"#)
+        _ = await socket.next(type: "welcome")
+        for _ in 0..<6 {  // 3 s of use, every 0.5 s: past the idle timeout since the session was created
+            try await Task.sleep(for: .milliseconds(500))
+            try await socket.send(#"{"type":"battery","level":80,"charging":false}"#)
+        }
+        try await server.stop()
+
+        let second = try await HubTestServer.start(dataDirectory: server.dataDirectory, session: configuration)
+        let lobby = try await second.call("GET", "/sessions/\(session.code)")
+        #expect(lobby.status == 200, "a session in use was ended as idle at start-up")
+        try await second.stop()
+    }
+}
