@@ -19,10 +19,13 @@ public final class HTTPServer: Service, Sendable {
         public var host: String
         /// TCP port; 0 asks the system for a free one (see `boundPort`).
         public var port: Int
+        /// Deadlines, connection caps, the output limit and keep-alive pings (docs/SECURITY.md).
+        public var limits: TransportLimits
 
-        public init(host: String = "127.0.0.1", port: Int = 8080) {
+        public init(host: String = "127.0.0.1", port: Int = 8080, limits: TransportLimits = TransportLimits()) {
             self.host = host
             self.port = port
+            self.limits = limits
         }
     }
 
@@ -33,6 +36,7 @@ public final class HTTPServer: Service, Sendable {
     private let webSockets: (any WebSocketRoute)?
     private let bound: EventLoopPromise<Int>
     private let connectionIDs = NIOLockedValueBox<UInt64>(0)
+    private let connections: NIOLockedValueBox<ConnectionLimiter>
 
     /// A server with only the built-in routes (`/healthz`).
     public convenience init(configuration: Configuration,
@@ -48,6 +52,9 @@ public final class HTTPServer: Service, Sendable {
         self.router = router
         self.webSockets = webSockets
         self.bound = group.any().makePromise(of: Int.self)
+        self.connections = NIOLockedValueBox(ConnectionLimiter(
+            maxTotal: configuration.limits.maxConnections,
+            maxPerAddress: configuration.limits.maxConnectionsPerAddress))
     }
 
     /// The port actually listened on, once `run()` has bound (fails if binding failed).
@@ -77,18 +84,44 @@ public final class HTTPServer: Service, Sendable {
         let logger = logger
         let webSockets = webSockets
         let connectionIDs = connectionIDs
+        let connections = connections
+        let limits = configuration.limits
+        let backoff = TimeAmount.nanoseconds(limits.acceptBackoff.nanoseconds)
+        let highWater = max(2, limits.maxPendingOutputBytes)
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
+            .serverChannelInitializer { channel in
+                // Out of descriptors, `accept` fails at once while the listener stays readable: wait instead of
+                // spinning on it.
                 channel.eventLoop.makeCompletedFuture {
-                    let httpHandler = HTTPHandler(router: router, logger: logger)
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
+                        shouldForwardIOErrorCaught: false, backoffProvider: { _ in backoff }))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: highWater / 2, high: highWater))
+            .childChannelInitializer { channel in
+                let address = channel.remoteAddress?.ipAddress ?? "unknown"
+                let admission = connections.withLockedValue { $0.opened(from: address) }
+                guard admission == .admit else {
+                    logger.debug("connection refused", metadata: [
+                        "client.address": "\(address)", "reason": "\(admission)",
+                    ])
+                    // Closed as soon as it is registered and active: it costs an accept and a close, nothing more.
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(CloseOnActive())
+                    }
+                }
+                channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0.closed(from: address) } }
+                return channel.eventLoop.makeCompletedFuture {
+                    let httpHandler = HTTPHandler(router: router, limits: limits, logger: logger)
                     // The upgrade completes on this channel's event loop, where the handler may be touched.
                     let boundHandler = NIOLoopBound(httpHandler, eventLoop: channel.eventLoop)
                     var upgraders: [any HTTPServerProtocolUpgrader] = []
                     if let webSockets {
-                        upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs))
+                        upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs, limits: limits,
+                                                                logger: logger))
                     }
                     let upgrade: NIOHTTPServerUpgradeConfiguration? = upgraders.isEmpty ? nil : (
                         upgraders: upgraders,
@@ -102,15 +135,18 @@ public final class HTTPServer: Service, Sendable {
             }
     }
 
-    /// Upgrades requests for a WebSocket endpoint path; other requests stay HTTP (and get 404 from the router).
-    private static func webSocketUpgrader(route: any WebSocketRoute, ids: NIOLockedValueBox<UInt64>)
-        -> NIOWebSocketServerUpgrader
+    /// Upgrades valid requests (`WebSocketUpgradeCheck`) for a WebSocket endpoint path; the others stay HTTP: the
+    /// `HTTPHandler` answers a refused upgrade, the router any other path.
+    private static func webSocketUpgrader(route: any WebSocketRoute, ids: NIOLockedValueBox<UInt64>,
+                                          limits: TransportLimits, logger: Logger) -> NIOWebSocketServerUpgrader
     {
         NIOWebSocketServerUpgrader(
             maxFrameSize: WebSocketLimits.maxFrameBytes,
-            automaticErrorHandling: true,
+            automaticErrorHandling: false,
             shouldUpgrade: { channel, head in
-                channel.eventLoop.makeSucceededFuture(WebSocketEndpoint(uri: head.uri) == nil ? nil : HTTPHeaders())
+                let upgrade = WebSocketEndpoint(uri: head.uri) != nil
+                    && WebSocketUpgradeCheck.refusal(method: head.method, headers: head.headers) == nil
+                return channel.eventLoop.makeSucceededFuture(upgrade ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
@@ -122,11 +158,22 @@ public final class HTTPServer: Service, Sendable {
                     let connection = WebSocketConnection(
                         id: id, endpoint: endpoint, remoteAddress: channel.remoteAddress?.ipAddress ?? "unknown",
                         channel: channel)
+                    try channel.pipeline.syncOperations.addHandler(WebSocketFrameChecks())
                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
                         maxAccumulatedFrameSize: WebSocketLimits.maxFrameBytes))
-                    try channel.pipeline.syncOperations.addHandler(WebSocketHandler(connection: connection, route: route))
+                    try channel.pipeline.syncOperations.addHandler(WebSocketHandler(
+                        connection: connection, route: route, limits: limits, logger: logger))
                 }
             })
+    }
+}
+
+/// Closes a connection refused by the `ConnectionLimiter` as soon as it becomes active.
+final class CloseOnActive: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.close(promise: nil)
     }
 }
