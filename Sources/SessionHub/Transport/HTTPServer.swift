@@ -92,11 +92,10 @@ public final class HTTPServer: Service, Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
-                // Out of descriptors, `accept` fails at once while the listener stays readable: wait instead of
+                // Out of descriptors, `accept` fails at once while the listener stays readable: pause instead of
                 // spinning on it.
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(
-                        shouldForwardIOErrorCaught: false, backoffProvider: { _ in backoff }))
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(backoff: backoff, logger: logger))
                 }
             }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
