@@ -36,6 +36,7 @@ extension WebSocketHandler {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: reply)))
             .whenComplete { _ in channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: WebSocketConnection.closeFlushTimeout) { channel.close(promise: nil) }
     }
 
     /// Performs the keep-alive's actions: pings, the timer, or closing a socket that stopped answering.
