@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile clients against a pongd binary: the attacks of issue 12, each measured (docs/SECURITY.md).
 
-Usage: hostile.py PONGD_BINARY ATTACK [--seconds N]
+Usage: hostile_clients.py PONGD_BINARY ATTACK [--seconds N]
 Attacks: pingflood, broadcastflood, slowloris, idle, hello, body, fdlimit, rfc. Prints one JSON line of figures.
 Starts its own `pongd serve` on a free port with a fresh data folder and stops it afterwards. Standard library only.
 """
