@@ -117,6 +117,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func write(_ response: HTTPResponse, for request: HTTPRequestHead, keepAlive: Bool,
                        context: ChannelHandlerContext) {
+        // The client may be gone by the time a slow route answers (closed by a deadline, or by itself).
+        guard context.channel.isActive else { return }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: response.contentType)
         headers.add(name: "Content-Length", value: "\(response.body.count)")
