@@ -18,6 +18,8 @@ struct HTTPBodyLimitTests {
         #expect(answer.contains("payload_too_large"))
         #expect(answer.lowercased().contains("connection: close"))
         #expect(closed)
+        let metrics = try await TestHTTPClient.request(.GET, port: port, path: "/metrics")
+        #expect(metrics.body.contains(#"pongd_errors_total{code="payload_too_large"} 1"#))
         try await server.stop()
     }
 

@@ -163,7 +163,6 @@ struct TransportTimeoutTests {
     @Test("one user's sockets beyond the per-user cap get too_many_connections and close 4008")
     func perUserCap() async throws {
         let server = try await HubTestServer.start(maxSocketsPerUser: 2)
-        let port = server.port
         let hosted = try await server.hostSession()
         let path = "/sessions/\(hosted.code)/dashboard?token=\(hosted.hostToken)"
         var open: [TestWebSocketClient] = []

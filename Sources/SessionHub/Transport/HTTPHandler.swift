@@ -112,6 +112,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             "error.code": "\(response.errorCode ?? "")",
             "client.address": "\(context.channel.remoteAddress?.ipAddress ?? "unknown")",
         ])
+        router.transportAnswered(response)
         write(response, for: request, keepAlive: false, context: context)
     }
 
