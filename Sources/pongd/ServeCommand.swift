@@ -33,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Sustained joins per minute per client address (429 too_many_attempts beyond).")
     var joinsPerMinute: Double = 10
 
+    @OptionGroup(title: "Limits against hostile clients (docs/SECURITY.md)")
+    var limits: LimitOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -61,7 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
             server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
                                     idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)),
                                     gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
-                                    joinBurst: joinBurst, joinsPerMinute: joinsPerMinute, logger: logger)
+                                    joinBurst: joinBurst, joinsPerMinute: joinsPerMinute,
+                                    transport: try limits.transportLimits(),
+                                    helloTimeout: .milliseconds(Int64(limits.helloTimeout * 1000)),
+                                    maxSocketsPerUser: limits.maxSocketsPerUser, logger: logger)
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -17,7 +17,8 @@ final class HubTestServer {
     /// media errors are throttled as in production unless `mediaErrorInterval` says otherwise.
     static func start(dataDirectory: String? = nil, session: SessionState.Configuration = .init(),
                       joinBurst: Double = 100, streamMonitor: StreamMonitor.Configuration = .patient,
-                      mediaErrorInterval: Duration = .seconds(1))
+                      mediaErrorInterval: Duration = .seconds(1), transport: TransportLimits = TransportLimits(),
+                      maxSocketsPerUser: Int = 8)
         async throws -> HubTestServer
     {
         let folder = dataDirectory
@@ -28,9 +29,10 @@ final class HubTestServer {
             passwordHashing: .init(logRounds: 10, blockSize: 8, parallelism: 1))
         configuration.streamMonitor = streamMonitor
         configuration.mediaErrorInterval = mediaErrorInterval
+        configuration.maxSocketsPerUser = maxSocketsPerUser
         let hub = try SessionHub(configuration: configuration, logger: logger)
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, router: hub.router,
-                                webSockets: hub)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: transport), logger: logger,
+                                router: hub.router, webSockets: hub)
         let group = ServiceGroup(services: [server], logger: logger)
         let task = Task { try await group.run() }
         let port = try await server.boundPort

@@ -29,8 +29,9 @@ struct ProtocolDocTests {
     @Test("every close code is listed")
     func closeCodes() throws {
         let text = try protocolText()
-        for code in [CloseCode.sessionEnded, .authFailed, .left, .notJoined, .replaced, .flooded, .serverRestarting,
-                     .moved(to: "x")] {
+        for code in [CloseCode.sessionEnded, .authFailed, .left, .notJoined, .replaced, .helloTimeout, .flooded,
+                     .tooManySockets, .serverRestarting, .moved(to: "x"), .protocolError, .invalidPayload,
+                     .outputOverflow, .messageTooBig] {
             #expect(text.contains("| \(code.code) |"), "\(code.code)")
         }
     }

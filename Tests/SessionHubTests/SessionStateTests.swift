@@ -98,7 +98,7 @@ struct SessionStateTests {
         _ = try harness.state.join(user: H.user(1), displayName: "Ana", photoURL: nil, playerId: H.player(1),
                                    resumeToken: "r1", now: t0)
         let socket = H.socket(1)
-        #expect(harness.state.socketOpened(socket, user: H.user(1), now: t0) == [])
+        #expect(harness.state.socketOpened(socket, user: H.user(1), now: t0) == [.scheduleTimer(at: t0 + .seconds(10))])
         #expect(harness.state.received(.ready, on: socket, now: t0)
             == [.send(to: socket, .error(.outOfOrder("Send hello first")))])
         #expect(harness.state.lobbyAudience == [])

@@ -20,6 +20,8 @@ package struct HubConfiguration: Sendable {
     /// Least time between two `error` messages answering binary frames on one socket (docs/PROTOCOL.md, "Live
     /// streams"); tests shorten it.
     package var mediaErrorInterval: Duration = .seconds(1)
+    /// WebSockets (player and dashboard) one user may hold at once; more are closed with 4008 (docs/SECURITY.md).
+    package var maxSocketsPerUser = 8
 
     package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
                  session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,

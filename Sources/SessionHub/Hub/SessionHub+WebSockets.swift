@@ -21,6 +21,10 @@ extension SessionHub: WebSocketRoute {
             refuse(connection, error, close: .authFailed)
             return
         }
+        guard userSockets.withLockedValue({ $0.opened(connection.id, user: token.userId) }) else {
+            refuse(connection, .tooManyConnections, close: .tooManySockets)
+            return
+        }
         bind(socket: connection.id, to: live)
         metrics.socket(+1)
         let dashboard = endpoint.role == .dashboard
@@ -59,6 +63,7 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func closed(_ connection: WebSocketConnection) {
+        userSockets.withLockedValue { $0.closed(connection.id) }
         guard let live = sessionOf(socket: connection.id, unbinding: true) else { return }
         metrics.socket(-1)
         live.detach(connection)

@@ -22,6 +22,8 @@ package final class SessionHub: Sendable {
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
     let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
+    /// Open WebSockets per user (`HubConfiguration.maxSocketsPerUser`).
+    let userSockets: NIOLockedValueBox<UserSocketCounter>
     /// Counters and gauges behind `GET /metrics`.
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
@@ -35,6 +37,7 @@ package final class SessionHub: Sendable {
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.logger = logger
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
+        self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))

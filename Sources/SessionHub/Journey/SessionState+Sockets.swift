@@ -8,7 +8,9 @@ extension SessionState {
         }
         lastActivity = now
         sockets[socket] = .player(player, greeted: false)
-        return []
+        let deadline = now + configuration.helloTimeout
+        helloDeadlines[socket] = deadline
+        return arm(deadline)
     }
 
     /// A dashboard socket opened with a host token for `user`; only the session's creator gets `welcome {lobby}`.
@@ -49,6 +51,7 @@ extension SessionState {
 
     /// A socket closed (either side). A seat's current socket leaves the seat reconnecting for the grace period.
     package mutating func socketClosed(_ socket: ConnectionID, now: ContinuousClock.Instant) -> [Action] {
+        helloDeadlines[socket] = nil
         guard let kind = sockets.removeValue(forKey: socket) else { return [] }
         guard case .player(let player, greeted: true) = kind, seats[player]?.connection == socket else { return [] }
         lastActivity = now
@@ -60,6 +63,7 @@ extension SessionState {
 
     private mutating func greet(_ socket: ConnectionID, player: PlayerID, hello: ClientMessage.Hello,
                                 now: ContinuousClock.Instant) -> [Action] {
+        helloDeadlines[socket] = nil
         guard let seat = seats[player] else {
             sockets[socket] = nil
             return [.send(to: socket, .error(.notJoined)), .close(socket, .notJoined)]

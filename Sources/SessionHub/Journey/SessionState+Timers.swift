@@ -1,6 +1,6 @@
 extension SessionState {
     /// The session's timer fired (or the owner checks early): end an idle session, free seats whose grace period
-    /// is over, and re-arm the timer at the next deadline.
+    /// is over, close sockets that did not say `hello` in time (4005), and re-arm the timer at the next deadline.
     package mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         guard phase != .ended else { return [] }
         armedTimer = nil
@@ -9,13 +9,18 @@ extension SessionState {
         for player in seatOrder where seats[player]?.journey.graceExpired(now: now) == true {
             actions += freeSeat(player, closing: nil)
         }
+        for (socket, deadline) in helloDeadlines.sorted(by: { $0.key < $1.key }) where now >= deadline {
+            helloDeadlines[socket] = nil
+            sockets[socket] = nil
+            actions.append(.close(socket, .helloTimeout))
+        }
         return Self.deduplicated(actions + arm(nextDeadline))
     }
 
     /// The earliest instant something is due: the idle deadline or a seat's grace deadline.
     package var nextDeadline: ContinuousClock.Instant {
         let graces = seats.values.compactMap { $0.journey.graceDeadline }
-        return ([lastActivity + configuration.idleTimeout] + graces).min() ?? lastActivity
+        return ([lastActivity + configuration.idleTimeout] + graces + helloDeadlines.values).min() ?? lastActivity
     }
 
     /// `.scheduleTimer` if `deadline` comes before the armed one (a timer firing early only re-arms).
@@ -65,6 +70,7 @@ extension SessionState {
         let everySocket = sockets.keys.sorted()
         let finalLobby = lobbyMessage
         sockets.removeAll()
+        helloDeadlines.removeAll()
         armedTimer = nil
         let ended = ServerMessage.sessionEnded(SessionEnded(reason: reason))
         return audience.flatMap { [Action.send(to: $0, finalLobby), .send(to: $0, ended)] }

@@ -21,6 +21,8 @@ package struct SessionState: Sendable {
         package var minReadyPlayersToStart: Int
         /// The readiness rules' limits.
         package var readiness: Readiness.Policy
+        /// A player socket that has not said `hello` this long after it opened is closed with 4005.
+        package var helloTimeout: Duration = .seconds(10)
 
         package init(gracePeriod: Duration = .seconds(60), idleTimeout: Duration = .seconds(2 * 60 * 60),
                      maxPlayers: Int = 8, minReadyPlayersToStart: Int = 2,
@@ -106,6 +108,8 @@ package struct SessionState: Sendable {
     /// Seats in join order.
     var seatOrder: [PlayerID] = []
     var sockets: [ConnectionID: Socket] = [:]
+    /// Player sockets that have not said `hello` yet, with the instant they must have.
+    var helloDeadlines: [ConnectionID: ContinuousClock.Instant] = [:]
     var lastActivity: ContinuousClock.Instant
     var armedTimer: ContinuousClock.Instant?
 

@@ -8,6 +8,8 @@ extension APIError {
         // Reading requests and messages.
         .malformedJSON, .unknownType("x"), .missingField("f"), .invalidField("f"),
         .messageTooLarge(limit: MessageCodec.maxTextFrameBytes),
+        // The transport's limits (docs/SECURITY.md).
+        .invalidWebSocketUpgrade, .unsupportedWebSocketVersion, .tooManyConnections,
         // Accounts, profiles, sessions, the journey.
         .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .termsNotAccepted,
         .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,

@@ -24,6 +24,18 @@ extension APIError {
         APIError(status: 413, code: "message_too_large", message: "Messages are limited to \(limit) bytes")
     }
 
+    // MARK: Transport (docs/SECURITY.md)
+
+    /// An upgrade to a WebSocket endpoint without `Connection: upgrade` or without a valid `Sec-WebSocket-Key`.
+    package static let invalidWebSocketUpgrade = APIError(
+        status: 400, code: "invalid_websocket_upgrade", message: "Not a valid WebSocket upgrade request")
+    /// An upgrade asking for a WebSocket version other than 13 (answered with `Sec-WebSocket-Version: 13`).
+    package static let unsupportedWebSocketVersion = APIError(
+        status: 426, code: "unsupported_websocket_version", message: "Use WebSocket version 13")
+    /// One user holds as many WebSockets as allowed; the new one is closed with 4008.
+    package static let tooManyConnections = APIError(
+        status: 429, code: "too_many_connections", message: "Too many connections. Close some and try again")
+
     // MARK: Accounts and profiles
 
     /// Signup name empty or over 100 characters.

@@ -1,4 +1,5 @@
-/// A WebSocket close code pongd sends: 4000–4099 final (do not reconnect), 4100–4199 retry.
+/// A WebSocket close code pongd sends: 4000–4099 final (do not reconnect; 4005 and 4008 aside), 4100–4199 retry;
+/// 1000–1011 are RFC 6455's own.
 package struct CloseCode: Hashable, Sendable, CustomStringConvertible {
     /// The numeric close code.
     package let code: UInt16
@@ -20,8 +21,21 @@ package struct CloseCode: Hashable, Sendable, CustomStringConvertible {
     package static let notJoined = CloseCode(4003, "not joined")
     /// Another socket resumed this seat.
     package static let replaced = CloseCode(4004, "replaced by a newer connection")
+    /// A player socket did not send `hello` within the hello timeout (10 s); it may reconnect and say hello at once.
+    package static let helloTimeout = CloseCode(4005, "hello not received in time")
     /// The socket sent messages faster than its limits (docs/PROTOCOL.md); it may reconnect and slow down.
     package static let flooded = CloseCode(4008, "too many messages")
+    /// The user already holds as many sockets as allowed (docs/SECURITY.md); close one first.
+    package static let tooManySockets = CloseCode(4008, "too many connections")
+    /// A WebSocket protocol violation (RFC 6455): unmasked frame, reserved bits or opcode, bad close code, bad
+    /// fragments.
+    package static let protocolError = CloseCode(1002, "protocol error")
+    /// A text message that is not UTF-8, or a close reason that is not.
+    package static let invalidPayload = CloseCode(1007, "invalid UTF-8")
+    /// The peer does not read: output queued for it passed the limit (docs/SECURITY.md); its queue is dropped.
+    package static let outputOverflow = CloseCode(1008, "output queue full")
+    /// A frame or reassembled message over 256 KiB.
+    package static let messageTooBig = CloseCode(1009, "message too big")
     /// The server is restarting; reconnect and resume.
     package static let serverRestarting = CloseCode(4100, "server restarting")
     /// The session lives on another node; reconnect to the URL in the reason.

@@ -28,6 +28,12 @@ package struct HTTPRequest: Sendable {
 package protocol HTTPRouting: Sendable {
     /// Produces the response, possibly later (work hops to a session queue or the store).
     func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void)
+    /// The transport answered a request itself (a body over the limit, a refused WebSocket upgrade), for metrics.
+    func transportAnswered(_ response: HTTPResponse)
+}
+
+extension HTTPRouting {
+    package func transportAnswered(_ response: HTTPResponse) {}
 }
 
 /// The built-in routes: `/healthz`. Pure: no sockets, so it is tested without a server.

@@ -19,10 +19,13 @@ public final class HTTPServer: Service, Sendable {
         public var host: String
         /// TCP port; 0 asks the system for a free one (see `boundPort`).
         public var port: Int
+        /// Deadlines, connection caps, the output limit and keep-alive pings (docs/SECURITY.md).
+        public var limits: TransportLimits
 
-        public init(host: String = "127.0.0.1", port: Int = 8080) {
+        public init(host: String = "127.0.0.1", port: Int = 8080, limits: TransportLimits = TransportLimits()) {
             self.host = host
             self.port = port
+            self.limits = limits
         }
     }
 
@@ -33,6 +36,7 @@ public final class HTTPServer: Service, Sendable {
     private let webSockets: (any WebSocketRoute)?
     private let bound: EventLoopPromise<Int>
     private let connectionIDs = NIOLockedValueBox<UInt64>(0)
+    private let connections: NIOLockedValueBox<ConnectionLimiter>
 
     /// A server with only the built-in routes (`/healthz`).
     public convenience init(configuration: Configuration,
@@ -48,6 +52,9 @@ public final class HTTPServer: Service, Sendable {
         self.router = router
         self.webSockets = webSockets
         self.bound = group.any().makePromise(of: Int.self)
+        self.connections = NIOLockedValueBox(ConnectionLimiter(
+            maxTotal: configuration.limits.maxConnections,
+            maxPerAddress: configuration.limits.maxConnectionsPerAddress))
     }
 
     /// The port actually listened on, once `run()` has bound (fails if binding failed).
@@ -77,18 +84,43 @@ public final class HTTPServer: Service, Sendable {
         let logger = logger
         let webSockets = webSockets
         let connectionIDs = connectionIDs
+        let connections = connections
+        let limits = configuration.limits
+        let backoff = TimeAmount.nanoseconds(limits.acceptBackoff.nanoseconds)
+        let highWater = max(2, limits.maxPendingOutputBytes)
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
+            .serverChannelInitializer { channel in
+                // Out of descriptors, `accept` fails at once while the listener stays readable: pause instead of
+                // spinning on it.
                 channel.eventLoop.makeCompletedFuture {
-                    let httpHandler = HTTPHandler(router: router, logger: logger)
+                    try channel.pipeline.syncOperations.addHandler(AcceptPause(backoff: backoff, logger: logger))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: highWater / 2, high: highWater))
+            .childChannelInitializer { channel in
+                let address = channel.remoteAddress?.ipAddress ?? "unknown"
+                let admission = connections.withLockedValue { $0.opened(from: address) }
+                guard admission == .admit else {
+                    logger.debug("connection refused", metadata: [
+                        "client.address": "\(address)", "reason": "\(admission)",
+                    ])
+                    // Closed as soon as it is registered and active: it costs an accept and a close, nothing more.
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(CloseOnActive())
+                    }
+                }
+                channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0.closed(from: address) } }
+                return channel.eventLoop.makeCompletedFuture {
+                    let httpHandler = HTTPHandler(router: router, limits: limits, logger: logger)
                     // The upgrade completes on this channel's event loop, where the handler may be touched.
                     let boundHandler = NIOLoopBound(httpHandler, eventLoop: channel.eventLoop)
                     var upgraders: [any HTTPServerProtocolUpgrader] = []
                     if let webSockets {
-                        upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs))
+                        upgraders.append(Self.webSocketUpgrader(route: webSockets, ids: connectionIDs, limits: limits,
+                                                                logger: logger))
                     }
                     let upgrade: NIOHTTPServerUpgradeConfiguration? = upgraders.isEmpty ? nil : (
                         upgraders: upgraders,
@@ -100,33 +132,5 @@ public final class HTTPServer: Service, Sendable {
                     try channel.pipeline.syncOperations.addHandler(httpHandler)
                 }
             }
-    }
-
-    /// Upgrades requests for a WebSocket endpoint path; other requests stay HTTP (and get 404 from the router).
-    private static func webSocketUpgrader(route: any WebSocketRoute, ids: NIOLockedValueBox<UInt64>)
-        -> NIOWebSocketServerUpgrader
-    {
-        NIOWebSocketServerUpgrader(
-            maxFrameSize: WebSocketLimits.maxFrameBytes,
-            automaticErrorHandling: true,
-            shouldUpgrade: { channel, head in
-                channel.eventLoop.makeSucceededFuture(WebSocketEndpoint(uri: head.uri) == nil ? nil : HTTPHeaders())
-            },
-            upgradePipelineHandler: { channel, head in
-                channel.eventLoop.makeCompletedFuture {
-                    guard let endpoint = WebSocketEndpoint(uri: head.uri) else { throw ChannelError.inappropriateOperationForState }
-                    let id = ids.withLockedValue { value in
-                        value += 1
-                        return value
-                    }
-                    let connection = WebSocketConnection(
-                        id: id, endpoint: endpoint, remoteAddress: channel.remoteAddress?.ipAddress ?? "unknown",
-                        channel: channel)
-                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
-                        maxAccumulatedFrameSize: WebSocketLimits.maxFrameBytes))
-                    try channel.pipeline.syncOperations.addHandler(WebSocketHandler(connection: connection, route: route))
-                }
-            })
     }
 }

@@ -92,8 +92,13 @@ package final class WebSocketConnection: Sendable, Hashable {
             buffer.writeString(String(reason.utf8.prefix(120)) ?? "")
             channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: buffer))
                 .whenComplete { _ in channel.close(promise: nil) }
+            // A peer that does not read never lets the close frame out: close anyway.
+            channel.eventLoop.scheduleTask(in: Self.closeFlushTimeout) { channel.close(promise: nil) }
         }
     }
+
+    /// How long a close frame may wait to be written before the socket is closed without it.
+    static let closeFlushTimeout: TimeAmount = .seconds(2)
 
     package static func == (lhs: WebSocketConnection, rhs: WebSocketConnection) -> Bool { lhs.id == rhs.id }
     package func hash(into hasher: inout Hasher) { hasher.combine(id) }

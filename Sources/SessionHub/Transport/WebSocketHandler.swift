@@ -1,25 +1,38 @@
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-/// Per-socket WebSocket handling after the upgrade: control frames, the text cap, flood limits, and hand-off of
-/// complete messages to the route. Fragments are reassembled by `NIOWebSocketFrameAggregator` before this handler.
+/// Per-socket WebSocket handling after the upgrade: the text cap and UTF-8 check, flood limits, hand-off of complete
+/// messages to the route, and (WebSocketHandler+Control.swift) control frames, the server's keep-alive pings and the
+/// output limit. Frames were checked by `WebSocketFrameChecks` and reassembled by `NIOWebSocketFrameAggregator`.
 final class WebSocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    private let connection: WebSocketConnection
+    let connection: WebSocketConnection
     private let route: any WebSocketRoute
+    let logger: Logger
     private var textBucket: TokenBucket
     private var binaryBucket: TokenBucket
-    private var closing = false
+    /// Set once the socket is being closed: nothing more is read.
+    var closing = false
+    /// The server's pings (`WebSocketKeepAlive`) and their timer.
+    var keepAlive: WebSocketKeepAlive
+    var keepAliveTimer: Scheduled<Void>?
+    /// A pong is being written; a ping arriving meanwhile only replaces `pendingPong` (RFC 6455 §5.5.3).
+    var pongInFlight = false
+    var pendingPong: ByteBuffer?
 
-    init(connection: WebSocketConnection, route: any WebSocketRoute, now: ContinuousClock.Instant = .now) {
+    init(connection: WebSocketConnection, route: any WebSocketRoute, limits: TransportLimits, logger: Logger,
+         now: ContinuousClock.Instant = .now) {
         self.connection = connection
         self.route = route
+        self.logger = logger
         textBucket = TokenBucket(capacity: WebSocketLimits.textBurst, perSecond: WebSocketLimits.textPerSecond, now: now)
         binaryBucket = TokenBucket(capacity: WebSocketLimits.binaryBurst, perSecond: WebSocketLimits.binaryPerSecond,
                                    now: now)
+        keepAlive = WebSocketKeepAlive(pingInterval: limits.pingInterval, pongTimeout: limits.pongTimeout, now: now)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -28,11 +41,15 @@ final class WebSocketHandler: ChannelInboundHandler {
         // so the route knows the socket before its first message.
         if case .upgradeComplete? = event as? HTTPServerUpgradeEvents {
             route.opened(connection)
+            applyKeepAlive([.schedule(keepAlive.deadline)], context: context)
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        keepAliveTimer?.cancel()
+        keepAliveTimer = nil
+        pendingPong = nil
         route.closed(connection)
         context.fireChannelInactive()
     }
@@ -43,47 +60,66 @@ final class WebSocketHandler: ChannelInboundHandler {
         switch frame.opcode {
         case .text:
             guard textBucket.take(now: .now) else { return flood(context) }
-            let size = frame.data.readableBytes
-            guard size <= WebSocketLimits.maxTextBytes else {
-                route.oversized(bytes: size, from: connection)
+            let bytes = Array(frame.unmaskedData.readableBytesView)
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                return fail(context, WebSocketViolation.invalidUTF8)
+            }
+            guard bytes.count <= WebSocketLimits.maxTextBytes else {
+                route.oversized(bytes: bytes.count, from: connection)
                 return
             }
-            route.received(text: Array(frame.unmaskedData.readableBytesView), from: connection)
+            route.received(text: bytes, from: connection)
         case .binary:
             guard binaryBucket.take(now: .now) else { return flood(context) }
             route.received(binary: frame.unmaskedData, from: connection)
         case .ping:
-            var data = frame.unmaskedData
-            let pong = WebSocketFrame(fin: true, opcode: .pong, data: data.readSlice(length: min(data.readableBytes, 125))
-                ?? context.channel.allocator.buffer(capacity: 0))
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            ping(frame.unmaskedData, context: context)
+        case .pong:
+            pong(frame.unmaskedData, context: context)
         case .connectionClose:
-            closing = true
-            var data = frame.unmaskedData
-            let code = data.readInteger(as: UInt16.self) ?? 1000
-            var reply = context.channel.allocator.buffer(capacity: 2)
-            reply.writeInteger(code)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: reply)))
-                .whenComplete { _ in channel.close(promise: nil) }
-        case .pong, .continuation:
-            break
+            peerClosed(frame.unmaskedData, context: context)
         default:
-            break
+            // `WebSocketFrameChecks` lets no other opcode through, and the aggregator no lone continuation.
+            fail(context, WebSocketViolation.reservedOpcode(UInt8(webSocketOpcode: frame.opcode)))
         }
     }
 
     private func flood(_ context: ChannelHandlerContext) {
+        close(.flooded, context: context)
+    }
+
+    /// Sends a close frame with `code`, then closes the socket.
+    func close(_ code: CloseCode, context: ChannelHandlerContext) {
+        guard !closing else { return }
         closing = true
-        connection.close(code: CloseCode.flooded.code, reason: CloseCode.flooded.reason)
+        connection.close(code: code.code, reason: code.reason)
+    }
+
+    /// Ends the socket for a protocol error with the matching close code.
+    func fail(_ context: ChannelHandlerContext, _ error: any Error) {
+        guard !closing else { return }
+        let code: CloseCode
+        switch error {
+        case ByteToMessageDecoderError.dataReceivedInErrorState(let first, _):
+            return fail(context, first)
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            code = .messageTooBig
+        case WebSocketViolation.invalidUTF8:
+            code = .invalidPayload
+        default:
+            code = .protocolError
+        }
+        logger.info("socket closed for a protocol error", metadata: [
+            "socket.id": "\(connection.id)", "close.code": "\(code.code)", "error": "\(error)",
+        ])
+        close(code, context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Protocol violations (oversized frames, bad masking) end the socket with the matching close code.
-        let code: UInt16 = (error as? NIOWebSocketError) == .invalidFrameLength ? 1009 : 1002
-        if !closing {
-            closing = true
-            connection.close(code: code, reason: "protocol error")
+        if error is IOError {
+            context.close(promise: nil)
+            return
         }
+        fail(context, error)
     }
 }

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Hostile clients against a pongd binary: the attacks of issue 12, each measured (docs/SECURITY.md).
+
+Usage: hostile_clients.py PONGD_BINARY ATTACK [--seconds N]
+Attacks: pingflood, broadcastflood, slowloris, idle, hello, body, fdlimit, rfc. Prints one JSON line of figures.
+Starts its own `pongd serve` on a free port with a fresh data folder and stops it afterwards. Standard library only.
+"""
+import json
+import os
+import resource
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, binary, extra=(), nofile=None):
+        self.port = free_port()
+        self.data = tempfile.mkdtemp(prefix="pongd-hostile-")
+        args = [binary, "serve", "--port", str(self.port), "--data-dir", self.data, "--log-level", "error",
+                "--join-burst", "1000", "--joins-per-minute", "100000", *extra]
+
+        def limit():
+            if nofile:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+        self.process = subprocess.Popen(args, preexec_fn=limit, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("pongd did not start")
+
+    def rss_mb(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.process.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def call(self, method, path, token=None, body=None):
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
+                                         data=(body or "").encode() if method == "POST" else None)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read() or b"{}")
+
+    def session(self):
+        host = self.call("POST", "/auth/guest")
+        created = self.call("POST", "/sessions", host["token"], '{"mode":"rally","pointsToWin":11}')
+        return created["code"], created["hostToken"]
+
+    def player(self, code):
+        guest = self.call("POST", "/auth/guest")
+        self.call("POST", "/users/profile", guest["token"], '{"displayName":"Eve"}')
+        self.call("POST", f"/sessions/{code}/join", guest["token"])
+        return f"/sessions/{code}/player/{guest['userId']}?token={guest['token']}"
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def frame(opcode, payload=b"", masked=True, fin=True, rsv=0):
+    head = bytes([(0x80 if fin else 0) | rsv << 4 | opcode])
+    bit = 0x80 if masked else 0
+    n = len(payload)
+    if n < 126:
+        head += bytes([bit | n])
+    elif n < 65536:
+        head += bytes([bit | 126]) + struct.pack("!H", n)
+    else:
+        head += bytes([bit | 127]) + struct.pack("!Q", n)
+    if not masked:
+        return head + payload
+    key = b"\x37\xfa\x21\x3d"
+    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+def websocket(port, path, rcvbuf=None, version="13", key="dGhlIHNhbXBsZSBub25jZQ==", method="GET"):
+    s = socket.socket()
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.connect(("127.0.0.1", port))
+    request = f"{method} {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    if version:
+        request += f"Sec-WebSocket-Version: {version}\r\n"
+    if key:
+        request += f"Sec-WebSocket-Key: {key}\r\n"
+    s.sendall((request + "\r\n").encode())
+    s.settimeout(5)
+    head = b""
+    try:
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(1)
+            if not chunk:
+                break
+            head += chunk
+    except OSError:
+        pass
+    return s, head.decode(errors="replace").split("\r\n")[0]
+
+
+def close_code(s, timeout=5.0):
+    """The close code the server sends (skipping other frames); None if the socket ends without one."""
+    s.settimeout(timeout)
+    data = b""
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            while len(data) >= 2:
+                n, off = data[1] & 0x7F, 2
+                if n == 126:
+                    n, off = struct.unpack("!H", data[2:4])[0], 4
+                elif n == 127:
+                    n, off = struct.unpack("!Q", data[2:10])[0], 10
+                if len(data) < off + n:
+                    break
+                opcode, payload, data = data[0] & 0x0F, data[off:off + n], data[off + n:]
+                if opcode == 8:
+                    return struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
+    except OSError:
+        pass
+    return None
+
+
+def drained_to_close(s, timeout=5.0):
+    """Reads everything the server sent; True when it ends in a close (EOF or reset) within `timeout`."""
+    s.setblocking(True)
+    s.settimeout(timeout)
+    try:
+        while s.recv(65536):
+            pass
+        return True
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
+
+
+def still_open(sockets):
+    alive = 0
+    for s in sockets:
+        s.setblocking(False)
+        try:
+            alive += 1 if s.recv(1) else 0
+        except BlockingIOError:
+            alive += 1
+        except OSError:
+            pass
+    return alive
+
+
+def pingflood(server, seconds):
+    code, host_token = server.session()
+    s, _ = websocket(server.port, f"/sessions/{code}/dashboard?token={host_token}", rcvbuf=4096)
+    before = server.rss_mb()
+    batch = frame(9, b"p" * 125) * 1000
+    sent, start, peak = 0, time.time(), before
+    s.settimeout(1)
+    while time.time() - start < seconds:
+        try:
+            s.sendall(batch)
+        except OSError:
+            break
+        sent += 1000
+        peak = max(peak, server.rss_mb())
+    time.sleep(1)
+    return {"pings": sent, "rss_before_mb": round(before, 1), "rss_peak_mb": round(max(peak, server.rss_mb()), 1)}
+
+
+def broadcastflood(server, seconds):
+    """A player that never reads while 8 others toggle `mute`-free lobby changes (battery is not in the lobby, so a
+    second player's hello/leave cycle drives the broadcasts)."""
+    code, _ = server.session()
+    slow, _ = websocket(server.port, server.player(code), rcvbuf=4096)
+    slow.sendall(frame(1, b'{"type":"hello"}'))
+    before, start, cycles = server.rss_mb(), time.time(), 0
+    paths = [server.player(code) for _ in range(6)]
+    peak = before
+    while time.time() - start < seconds:
+        for path in paths:
+            s, _ = websocket(server.port, path)
+            s.sendall(frame(1, b'{"type":"hello"}'))
+            s.close()
+            cycles += 1
+        peak = max(peak, server.rss_mb())
+    return {"socket_cycles": cycles, "rss_before_mb": round(before, 1), "rss_peak_mb": round(peak, 1),
+            "slow_socket_closed": drained_to_close(slow)}
+
+
+def slowloris(server, seconds, count=200):
+    sockets = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(count)]
+    for s in sockets:
+        s.sendall(b"GET /healthz HTTP/1.1\r\n")
+    start = time.time()
+    while time.time() - start < seconds:
+        for s in sockets:
+            try:
+                s.send(b"X")
+            except OSError:
+                pass
+        time.sleep(5)
+    return {"connections": count, "seconds": seconds, "still_open": still_open(sockets)}
+
+
+def idle(server, seconds, count=3000):
+    sockets = []
+    for _ in range(count):
+        try:
+            sockets.append(socket.create_connection(("127.0.0.1", server.port), timeout=2))
+        except OSError:
+            break
+    time.sleep(seconds)
+    return {"connections": len(sockets), "seconds": seconds, "still_open": still_open(sockets)}
+
+
+def hello(server, seconds):
+    code, _ = server.session()
+    s, status = websocket(server.port, server.player(code))
+    start = time.time()
+    got = close_code(s, timeout=seconds)
+    return {"upgrade": status, "close_code": got, "closed_after_s": round(time.time() - start, 1) if got else None}
+
+
+def body(server, seconds):
+    s = socket.create_connection(("127.0.0.1", server.port))
+    s.sendall(b"POST /auth/guest HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+    chunk = b"%x\r\n" % 65536 + b"a" * 65536 + b"\r\n"
+    sent, answer, start, pending = 0, b"", time.time(), b""
+    s.setblocking(False)
+    while time.time() - start < seconds and not answer:
+        pending = pending or chunk
+        try:
+            n = s.send(pending)
+            sent, pending = sent + n, pending[n:]
+        except BlockingIOError:
+            time.sleep(0.001)
+        except OSError:
+            break
+        try:
+            answer = s.recv(4096)
+        except BlockingIOError:
+            pass
+        except OSError:
+            break
+    status = answer.split(b"\r\n")[0].decode() if answer else None
+    return {"status": status, "after_s": round(time.time() - start, 2), "bytes_sent_mb": round(sent / 2**20, 1)}
+
+
+def fdlimit(server, seconds, count=400):
+    sockets = []
+    for _ in range(count):
+        try:
+            sockets.append(socket.create_connection(("127.0.0.1", server.port), timeout=2))
+        except OSError:
+            break
+    time.sleep(1)
+    cpu0 = server.cpu_seconds()
+    time.sleep(seconds)
+    cpu = server.cpu_seconds() - cpu0
+    served = None
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/healthz", timeout=2) as r:
+            served = r.status
+    except Exception as error:
+        served = type(error).__name__
+    return {"idle_connections": len(sockets), "server_cpu_cores": round(cpu / seconds, 2),
+            "new_client_healthz": served}
+
+
+def rfc(server, seconds):
+    code, host_token = server.session()
+    path = f"/sessions/{code}/dashboard?token={host_token}"
+    cases = {
+        "unmasked text": frame(1, b"{}", masked=False),
+        "RSV1 set": frame(1, b"{}", rsv=4),
+        "reserved opcode 3": frame(3),
+        "close code 999": frame(8, struct.pack("!H", 999)),
+        "close 4000": frame(8, struct.pack("!H", 4000)),
+        "invalid UTF-8 text": frame(1, b"\xce\xba\xe1\xbd\xb9\xed\xa0\x80"),
+        "text of 300 KB in fragments": frame(1, b" " * 200000, fin=False) + frame(0, b" " * 100000),
+    }
+    results = {}
+    for name, data in cases.items():
+        s, _ = websocket(server.port, path)
+        s.sendall(data)
+        results[name] = close_code(s)
+    for name, kwargs in {"POST upgrade": {"method": "POST"}, "version 8": {"version": "8"},
+                         "no key": {"key": None}}.items():
+        s, status = websocket(server.port, path, **kwargs)
+        results[name] = status or "no answer"
+    return results
+
+
+def main():
+    binary, attack = sys.argv[1], sys.argv[2]
+    seconds = float(sys.argv[sys.argv.index("--seconds") + 1]) if "--seconds" in sys.argv else 15
+    extra, nofile = [], None
+    if attack == "fdlimit":
+        nofile = 256
+        extra = [a for a in sys.argv[3:] if a.startswith("--max")]
+        extra = [item for a in extra for item in a.split("=", 1)]
+    server = Server(binary, extra, nofile)
+    try:
+        result = globals()[attack](server, seconds)
+    finally:
+        server.stop()
+    print(json.dumps({"attack": attack, **result}))
+
+
+if __name__ == "__main__":
+    main()

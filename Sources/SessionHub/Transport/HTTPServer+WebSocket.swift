@@ -1,0 +1,49 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+extension HTTPServer {
+    /// Upgrades valid requests (`WebSocketUpgradeCheck`) for a WebSocket endpoint path; the others stay HTTP: the
+    /// `HTTPHandler` answers a refused upgrade, the router any other path.
+    static func webSocketUpgrader(route: any WebSocketRoute, ids: NIOLockedValueBox<UInt64>,
+                                  limits: TransportLimits, logger: Logger) -> NIOWebSocketServerUpgrader
+    {
+        NIOWebSocketServerUpgrader(
+            maxFrameSize: WebSocketLimits.maxFrameBytes,
+            automaticErrorHandling: false,
+            shouldUpgrade: { channel, head in
+                let upgrade = WebSocketEndpoint(uri: head.uri) != nil
+                    && WebSocketUpgradeCheck.refusal(method: head.method, headers: head.headers) == nil
+                return channel.eventLoop.makeSucceededFuture(upgrade ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    guard let endpoint = WebSocketEndpoint(uri: head.uri) else { throw ChannelError.inappropriateOperationForState }
+                    let id = ids.withLockedValue { value in
+                        value += 1
+                        return value
+                    }
+                    let connection = WebSocketConnection(
+                        id: id, endpoint: endpoint, remoteAddress: channel.remoteAddress?.ipAddress ?? "unknown",
+                        channel: channel)
+                    try channel.pipeline.syncOperations.addHandler(WebSocketFrameChecks())
+                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                        maxAccumulatedFrameSize: WebSocketLimits.maxFrameBytes))
+                    try channel.pipeline.syncOperations.addHandler(WebSocketHandler(
+                        connection: connection, route: route, limits: limits, logger: logger))
+                }
+            })
+    }
+}
+
+/// Closes a connection refused by the `ConnectionLimiter` as soon as it becomes active.
+final class CloseOnActive: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.close(promise: nil)
+    }
+}

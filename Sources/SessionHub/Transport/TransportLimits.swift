@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What one client may hold and how long the server waits for it (docs/SECURITY.md): deadlines for a request's
+/// head and body and for an idle keep-alive connection, connection caps, the per-socket output limit and the
+/// WebSocket keep-alive pings. `pongd serve` sets them from flags; tests shorten them.
+public struct TransportLimits: Sendable, Equatable {
+    /// A connection's first request head must be complete this long after the accept; a keep-alive connection's
+    /// next one this long after the previous response (`keepAliveTimeout`, when longer, applies instead).
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// A request's body must be complete this long after its head.
+    public var requestBodyTimeout: Duration = .seconds(60)
+    /// An idle keep-alive connection is closed this long after its last response.
+    public var keepAliveTimeout: Duration = .seconds(30)
+    /// Open connections (HTTP and WebSocket) beyond which new ones are closed as soon as they are accepted.
+    public var maxConnections: Int = TransportLimits.defaultMaxConnections
+    /// Open connections from one client address beyond which its new ones are closed on accept.
+    public var maxConnectionsPerAddress: Int = 64
+    /// Output queued for one socket that its peer has not read; beyond it the socket is closed (1008).
+    public var maxPendingOutputBytes: Int = 4 * 1024 * 1024
+    /// The server pings an open WebSocket this long after it last heard a pong (or since it opened).
+    public var pingInterval: Duration = .seconds(20)
+    /// A WebSocket whose pong has not come this long after the server's ping is closed as dead.
+    public var pongTimeout: Duration = .seconds(20)
+    /// While `accept` fails (no descriptor left), the listener waits this long before accepting again.
+    public var acceptBackoff: Duration = .seconds(1)
+
+    public init() {}
+
+    /// Descriptors kept free for the database, logs and files whatever the clients do.
+    static let reservedDescriptors = 64
+
+    /// The open-file limit less `reservedDescriptors` (at least 16), so the cap is reached before `accept` fails.
+    public static var defaultMaxConnections: Int {
+        var limit = rlimit()
+        #if os(Linux)
+        let status = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        #else
+        let status = getrlimit(RLIMIT_NOFILE, &limit)
+        #endif
+        guard status == 0, limit.rlim_cur < 1 << 30 else {  // RLIM_INFINITY is all ones
+            return 10_000
+        }
+        return max(16, Int(limit.rlim_cur) - reservedDescriptors)
+    }
+}
