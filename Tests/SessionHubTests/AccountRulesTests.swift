@@ -19,10 +19,11 @@ struct AccountRulesTests {
         #expect(throws: APIError.invalidDisplayName) { try DisplayName(validating: input) }
     }
 
-    @Test("a family emoji counts as one character")
+    @Test("a family emoji counts as one character (and 25 bytes)")
     func graphemes() throws {
-        let name = String(repeating: "👨‍👩‍👧‍👦", count: 20)
-        #expect(try DisplayName(validating: name).value.count == 20)
+        let name = String(repeating: "👨‍👩‍👧‍👦", count: 5)
+        #expect(try DisplayName(validating: name).value.count == 5)
+        #expect(throws: APIError.invalidDisplayName) { try DisplayName(validating: name + "👨‍👩‍👧‍👦") }
     }
 
     @Test("passwords need 10 characters", arguments: ["", "short", "123456789", "ninechars"])

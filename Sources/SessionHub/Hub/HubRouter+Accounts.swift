@@ -21,6 +21,10 @@ extension HubRouter {
 
     func logIn(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let login = try body(LoginRequest.self, of: request)
+        // Nothing this long was ever stored: refuse without reading the store or hashing.
+        guard login.password.utf8.count <= PasswordPolicy.maximumBytes, login.email.utf8.count <= 1024 else {
+            throw .invalidCredentials
+        }
         let stored: StoredUser?
         do throws(StoreError) {
             stored = try hub.store.user(byEmail: login.email.trimmingCharacters(in: .whitespaces).lowercased())
@@ -46,7 +50,7 @@ extension HubRouter {
 
     func updateProfile(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let token = try caller(request, allowing: [.user, .guest])
-        let update = try body(ProfileRequest.self, of: request)
+        let update = try body(ProfileRequest.self, of: request, limit: HTTPHandler.maxBodyBytes)
         let name = try DisplayName(validating: update.displayName)
         let photo = try update.photo.map { text throws(APIError) in try ProfilePhoto(base64: text) }
         let profile: Profile

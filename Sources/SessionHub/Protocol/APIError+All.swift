@@ -9,7 +9,8 @@ extension APIError {
         .malformedJSON, .unknownType("x"), .missingField("f"), .invalidField("f"),
         .messageTooLarge(limit: MessageCodec.maxTextFrameBytes),
         // Accounts, profiles, sessions, the journey.
-        .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .termsNotAccepted,
+        .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .passwordTooLong,
+        .termsNotAccepted,
         .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,
         .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .sessionFull, .gameInProgress, .notHost,
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),

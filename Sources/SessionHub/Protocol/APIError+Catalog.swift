@@ -9,7 +9,9 @@ extension APIError {
         status: 400, code: "malformed_json", message: "The message is not a valid JSON object")
     /// A message `"type"` the server does not know.
     package static func unknownType(_ type: String) -> APIError {
-        APIError(status: 400, code: "unknown_type", message: "Unknown message type \"\(type.prefix(40))\"")
+        // At most 40 scalars of the type are echoed (40 characters could be megabytes of combining marks).
+        let shown = String(String.UnicodeScalarView(type.unicodeScalars.prefix(40)))
+        return APIError(status: 400, code: "unknown_type", message: "Unknown message type \"\(shown)\"")
     }
     /// A required field is absent.
     package static func missingField(_ field: String) -> APIError {
@@ -26,10 +28,10 @@ extension APIError {
 
     // MARK: Accounts and profiles
 
-    /// Signup name empty or over 100 characters.
+    /// Signup name empty, over 100 characters or 400 bytes, invisible, or holding control or bidi characters.
     package static let invalidName = APIError(
         status: 400, code: "invalid_name", message: "Enter your name (up to 100 characters)")
-    /// Display name empty, over 20 characters, or holding control characters.
+    /// Display name empty, over 20 characters or 128 bytes, invisible, or holding control or bidi characters.
     package static let invalidDisplayName = APIError(
         status: 400, code: "invalid_display_name", message: "Display name must be 1 to 20 characters")
     /// Not an email address.
@@ -38,6 +40,9 @@ extension APIError {
     /// Password under 10 characters.
     package static let passwordTooShort = APIError(
         status: 400, code: "weak_password", message: "Password must be at least 10 characters")
+    /// Password over 256 characters or 1024 bytes.
+    package static let passwordTooLong = APIError(
+        status: 400, code: "password_too_long", message: "Password must be at most 256 characters")
     /// Password on the common-passwords list.
     package static let passwordTooCommon = APIError(
         status: 400, code: "weak_password", message: "This password is too common. Choose another one")
