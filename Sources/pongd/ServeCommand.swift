@@ -33,6 +33,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Sustained joins per minute per client address (429 too_many_attempts beyond).")
     var joinsPerMinute: Double = 10
 
+    @Option(name: .customLong("allowed-origin"),
+            help: "A web origin (e.g. https://pong.example) allowed to open WebSockets and get CORS answers; repeatable. Requests without an Origin header (apps) are always allowed. Default: the server's own origin (Host, --public-url).")
+    var allowedOrigins: [String] = []
+
+    @Option(help: "Interface of the metrics listener (GET /metrics); keep it private.")
+    var metricsHost = "127.0.0.1"
+
+    @Option(help: "TCP port of the metrics listener (0 picks a free one).")
+    var metricsPort = 8081
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -45,7 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "pongd")
         do {
-            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             logger.critical("cannot create the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
@@ -55,13 +66,18 @@ struct ServeCommand: AsyncParsableCommand {
             guard (0.001...525_600).contains(idleTimeout), (0.001...86_400).contains(gracePeriod) else {
                 throw ValidationError("--idle-timeout must be 0.001–525600 minutes and --grace-period 0.001–86400 s")
             }
+            guard allowedOrigins.allSatisfy({ OriginPolicy.origin(of: $0) != nil }) else {
+                throw ValidationError("--allowed-origin takes http(s)://host[:port], e.g. https://pong.example")
+            }
             guard (1...1_000_000).contains(joinBurst), (0.001...6_000_000).contains(joinsPerMinute) else {
                 throw ValidationError("--join-burst must be 1–1000000 and --joins-per-minute 0.001–6000000")
             }
             server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
                                     idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)),
                                     gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
-                                    joinBurst: joinBurst, joinsPerMinute: joinsPerMinute, logger: logger)
+                                    joinBurst: joinBurst, joinsPerMinute: joinsPerMinute,
+                                    allowedOrigins: allowedOrigins, metricsHost: metricsHost,
+                                    metricsPort: metricsPort, logger: logger)
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -121,7 +121,7 @@ struct EndToEndTests {
         #expect((gone.body["error"] as? [String: Any])?["message"] as? String == "Session not found or expired")
 
         // Metrics counted what happened.
-        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        let metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body
         #expect(metrics.contains("pongd_joins_total 2"))
         #expect(metrics.contains(#"pongd_errors_total{code="malformed_json"} 1"#))
         #expect(metrics.contains(#"pongd_errors_total{code="not_host"} 1"#))

@@ -17,6 +17,9 @@ package struct HubConfiguration: Sendable {
     package var passwordHashing: PasswordHasher.Parameters
     /// Stream start and stall timeouts, and the `stream` report interval.
     package var streamMonitor = StreamMonitor.Configuration()
+    /// Web origins allowed to upgrade to WebSockets and to get CORS answers; empty: the server's own only
+    /// (`OriginPolicy`).
+    package var allowedOrigins: [String] = []
     /// Least time between two `error` messages answering binary frames on one socket (docs/PROTOCOL.md, "Live
     /// streams"); tests shorten it.
     package var mediaErrorInterval: Duration = .seconds(1)

@@ -9,13 +9,20 @@ package struct HubRouter: HTTPRouting {
 
     package func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let segments = request.path.split(separator: "/").map(String.init)
-        let reply = Reply(completion: completion, metrics: hub.metrics)
+        let origin = request.headers["origin"]
+        let allowed = hub.origins.allows(origin: origin, host: request.headers["host"])
+        let reply = Reply(completion: completion, metrics: hub.metrics,
+                          headers: allowed ? corsHeaders(origin: origin) : [])
+        guard allowed else {
+            hub.logger.info("origin refused", metadata: ["http.origin": "\(origin ?? "")",
+                                                         "http.path": "\(request.path)"])
+            return reply.send(.error(.originNotAllowed))
+        }
         switch (request.method, segments.count > 0 ? segments[0] : "", segments.count) {
+        case ("OPTIONS", _, _):
+            reply.send(preflight(origin: origin))
         case ("GET", "healthz", 1), ("HEAD", "healthz", 1):
             reply.send(.json(200, #"{"status":"ok"}"#))
-        case ("GET", "metrics", 1):
-            reply.send(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                                    body: hub.metrics.exposition()))
         case ("POST", "auth", 2) where ["signup", "login", "guest"].contains(segments[1]):
             onWorker(reply) { () throws(APIError) in
                 switch segments[1] {
@@ -40,7 +47,7 @@ package struct HubRouter: HTTPRouting {
             hostControl(segments[2], code: segments[1], request: request, reply: reply)
         case ("POST", "streams", 2) where segments[1] == "start":
             startStreams(request, reply: reply)
-        case (_, "healthz", 1), (_, "metrics", 1), (_, "auth", 2), (_, "users", 2), (_, "sessions", 1...3), (_, "streams", 2):
+        case (_, "healthz", 1), (_, "auth", 2), (_, "users", 2), (_, "sessions", 1...3), (_, "streams", 2):
             reply.send(.error(.methodNotAllowed(request.method)))
         default:
             reply.send(.error(.notFound(request.path)))
@@ -96,13 +103,17 @@ package struct HubRouter: HTTPRouting {
     }
 }
 
-/// Sends one response, counting error responses by code.
+/// Sends one response with the security headers and the request's CORS headers, counting error responses by code.
 struct Reply: Sendable {
     let completion: @Sendable (HTTPResponse) -> Void
     let metrics: HubMetrics
+    /// CORS headers for the request's origin (none without one).
+    var headers: [(String, String)] = []
 
     func send(_ response: HTTPResponse) {
         if let code = response.errorCode { metrics.error(code) }
+        var response = response.withSecurityHeaders()
+        response.headers += headers
         completion(response)
     }
 }

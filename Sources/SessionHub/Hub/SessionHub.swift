@@ -22,6 +22,8 @@ package final class SessionHub: Sendable {
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
     let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
+    /// Web origins allowed to upgrade and to get CORS answers.
+    let origins: OriginPolicy
     /// Counters and gauges behind `GET /metrics`.
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
@@ -34,6 +36,8 @@ package final class SessionHub: Sendable {
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.logger = logger
+        self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
+                                    publicBaseURL: configuration.publicBaseURL)
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
@@ -43,6 +47,9 @@ package final class SessionHub: Sendable {
 
     /// The HTTP routes of the contract.
     package var router: HubRouter { HubRouter(hub: self) }
+
+    /// `GET /metrics` (and `/healthz`), for the metrics listener only (`pongd serve --metrics-port`).
+    package var metricsRouter: MetricsRouter { MetricsRouter(metrics: metrics) }
 
     /// The live session with this code, if any.
     func session(_ code: SessionCode) -> LiveSession? {

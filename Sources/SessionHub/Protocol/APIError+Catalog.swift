@@ -26,6 +26,13 @@ extension APIError {
         APIError(status: 413, code: "message_too_large", message: "Messages are limited to \(limit) bytes")
     }
 
+    // MARK: Exposure
+
+    /// A request, CORS preflight or WebSocket upgrade from a web page whose `Origin` is not allowed
+    /// (`pongd serve --allowed-origin`; by default only the server's own origin).
+    package static let originNotAllowed = APIError(
+        status: 403, code: "origin_not_allowed", message: "This website may not use this server")
+
     // MARK: Accounts and profiles
 
     /// Signup name empty, over 100 characters or 400 bytes, invisible, or holding control or bidi characters.

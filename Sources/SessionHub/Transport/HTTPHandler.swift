@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 
 /// Collects one HTTP/1.1 request at a time, asks the router for the response and writes it.
 final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -81,6 +82,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A refused WebSocket upgrade (not an endpoint path, or an origin the route refuses): the request comes
+        // next as plain HTTP, and the router answers it (404, 403).
+        if error is NIOWebSocketUpgradeError { return }
         logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }

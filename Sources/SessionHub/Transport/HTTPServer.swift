@@ -102,7 +102,8 @@ public final class HTTPServer: Service, Sendable {
             }
     }
 
-    /// Upgrades requests for a WebSocket endpoint path; other requests stay HTTP (and get 404 from the router).
+    /// Upgrades requests for a WebSocket endpoint path that the route allows (`allowsUpgrade`); other requests stay
+    /// HTTP (and get 404, or 403 for a refused origin, from the router).
     private static func webSocketUpgrader(route: any WebSocketRoute, ids: NIOLockedValueBox<UInt64>)
         -> NIOWebSocketServerUpgrader
     {
@@ -110,7 +111,10 @@ public final class HTTPServer: Service, Sendable {
             maxFrameSize: WebSocketLimits.maxFrameBytes,
             automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
-                channel.eventLoop.makeSucceededFuture(WebSocketEndpoint(uri: head.uri) == nil ? nil : HTTPHeaders())
+                let allowed = WebSocketEndpoint(uri: head.uri) != nil
+                    && route.allowsUpgrade(origin: head.headers.first(name: "origin"),
+                                           host: head.headers.first(name: "host"))
+                return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
