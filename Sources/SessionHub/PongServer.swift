@@ -16,7 +16,7 @@ public final class PongServer: Service, Sendable {
     /// `idleTimeout`: a session with no event for this long ends; `gracePeriod`: how long a dropped player's seat is
     /// kept. `allowedOrigins`: web origins allowed to open sockets and get CORS answers (empty: the server's own).
     /// `metricsPort`: where `GET /metrics` is served, on `metricsHost` (nil: nowhere).
-    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, publicBaseURL: String = "",
+    public convenience init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, publicBaseURL: String = "",
                 idleTimeout: Duration = .seconds(2 * 3600), gracePeriod: Duration = .seconds(60),
                 joinBurst: Double = 10, joinsPerMinute: Double = 10, allowedOrigins: [String] = [],
                 metricsHost: String = "127.0.0.1", metricsPort: Int? = nil,
@@ -26,6 +26,13 @@ public final class PongServer: Service, Sendable {
                                              session: session, joinBurst: joinBurst,
                                              joinsPerSecond: joinsPerMinute / 60)
         configuration.allowedOrigins = allowedOrigins
+        try self.init(configuration: configuration, host: host, port: port, metricsHost: metricsHost,
+                      metricsPort: metricsPort, group: group, logger: logger)
+    }
+
+    /// A server over a full hub configuration (`pongd serve` sets every limit through it).
+    package init(configuration: HubConfiguration, host: String, port: Int, metricsHost: String, metricsPort: Int?,
+                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) throws {
         let hub = try SessionHub(configuration: configuration, logger: logger)
         self.hub = hub
         server = HTTPServer(configuration: .init(host: host, port: port), group: group, logger: logger,

@@ -43,6 +43,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "TCP port of the metrics listener (0 picks a free one).")
     var metricsPort = 8081
 
+    @Option(help: "Logins and signups one client address may make at once, beyond which it is limited to --logins-per-minute.")
+    var loginBurst: Double = 10
+
+    @Option(help: "Sustained logins and signups per minute per client address (429 too_many_attempts beyond).")
+    var loginsPerMinute: Double = 10
+
+    @Option(help: "Logins to one account (email) at once, from any address, beyond which --account-logins-per-minute.")
+    var accountLoginBurst: Double = 10
+
+    @Option(help: "Sustained logins per minute to one account (429 too_many_attempts beyond).")
+    var accountLoginsPerMinute: Double = 1
+
+    @Option(help: "Threads that hash passwords (scrypt); default: half the cores, 1 to 4.")
+    var passwordThreads = HubConfiguration.defaultPasswordThreads
+
+    @Option(help: "Password hashes that may wait for a thread before 503 server_busy.")
+    var passwordQueue = 16
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -72,11 +90,25 @@ struct ServeCommand: AsyncParsableCommand {
             guard (1...1_000_000).contains(joinBurst), (0.001...6_000_000).contains(joinsPerMinute) else {
                 throw ValidationError("--join-burst must be 1–1000000 and --joins-per-minute 0.001–6000000")
             }
-            server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
-                                    idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)),
-                                    gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
-                                    joinBurst: joinBurst, joinsPerMinute: joinsPerMinute,
-                                    allowedOrigins: allowedOrigins, metricsHost: metricsHost,
+            guard [loginBurst, accountLoginBurst].allSatisfy({ (1...1_000_000).contains($0) }),
+                  [loginsPerMinute, accountLoginsPerMinute].allSatisfy({ (0.001...6_000_000).contains($0) }),
+                  (1...64).contains(passwordThreads), (0...10_000).contains(passwordQueue)
+            else {
+                throw ValidationError("--login-burst/--account-login-burst must be 1–1000000, the per-minute rates "
+                    + "0.001–6000000, --password-threads 1–64 and --password-queue 0–10000")
+            }
+            let session = SessionState.Configuration(gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
+                                                     idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)))
+            var configuration = HubConfiguration(dataDirectory: dataDir, publicBaseURL: publicURL, session: session,
+                                                 joinBurst: joinBurst, joinsPerSecond: joinsPerMinute / 60)
+            configuration.allowedOrigins = allowedOrigins
+            configuration.loginBurst = loginBurst
+            configuration.loginsPerSecond = loginsPerMinute / 60
+            configuration.accountLoginBurst = accountLoginBurst
+            configuration.accountLoginsPerSecond = accountLoginsPerMinute / 60
+            configuration.passwordThreads = passwordThreads
+            configuration.passwordQueue = passwordQueue
+            server = try PongServer(configuration: configuration, host: host, port: port, metricsHost: metricsHost,
                                     metricsPort: metricsPort, logger: logger)
         } catch let error as ValidationError {
             throw error

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 @testable import SessionHub
@@ -30,6 +31,78 @@ struct EndToEndHostileClientTests {
         let answer = try await server.call("POST", "/auth/login", json: #"{"email":"a@b.cd",\#(padding)"password":"x"}"#)
         #expect(answer.status == 413)
         #expect((answer.body["error"] as? [String: Any])?["code"] as? String == "payload_too_large")
+        try await server.stop()
+    }
+}
+
+/// Issue 12, logins: rate limits, the password pool, equal work for unknown emails.
+@Suite("End to end: logins under attack", .serialized, .timeLimit(.minutes(2)))
+struct EndToEndLoginTests {
+    private let signup = #"{"name":"Hana","email":"hana@example.com","password":"ping pong rally 2026","acceptTerms":true}"#
+    private let badLogin = #"{"email":"hana@example.com","password":"not the password"}"#
+
+    @Test("password guesses from one address: the burst, then 429 too_many_attempts with Retry-After")
+    func rateLimited() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.loginBurst = 4
+            configuration.loginsPerSecond = 4.0 / 60
+        }
+        #expect(try await server.call("POST", "/auth/signup", json: signup).status == 201)
+        var statuses: [Int] = []
+        for _ in 0..<5 { statuses.append(try await server.call("POST", "/auth/login", json: badLogin).status) }
+        #expect(statuses == [401, 401, 401, 429, 429])
+        let limited = try await server.call("POST", "/auth/login", json: badLogin)
+        #expect((limited.body["error"] as? [String: Any])?["code"] as? String == "too_many_attempts")
+        #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1)
+        try await server.stop()
+    }
+
+    @Test("a full password pool answers 503 server_busy at once, and GET /users/me is not held up by it")
+    func poolFull() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.passwordThreads = 1
+            configuration.passwordQueue = 0
+        }
+        let guest = try await server.call("POST", "/auth/guest")
+        let token = try #require(guest.body["token"] as? String)
+        let gate = DispatchSemaphore(value: 0)
+        #expect(server.hub.passwords.submit { gate.wait() })
+        let busy = try await server.call("POST", "/auth/login", json: badLogin)
+        #expect(busy.status == 503)
+        #expect((busy.body["error"] as? [String: Any])?["code"] as? String == "server_busy")
+        #expect(busy.headers["retry-after"] == "1")
+        let started = ContinuousClock.now
+        let me = try await server.call("GET", "/users/me", token: token)
+        #expect(me.status == 200)
+        #expect(ContinuousClock.now - started < .seconds(1))
+        gate.signal()
+        try await server.stop()
+    }
+
+    @Test("a login with an unknown email takes as long as one with a known email (both run scrypt)")
+    func equalWork() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.passwordHashing = .init(logRounds: 13, blockSize: 8, parallelism: 1)
+        }
+        #expect(try await server.call("POST", "/auth/signup", json: signup).status == 201)
+        // Interleaved, so load from other suites falls on both alike; before the fix the ratio was ~100.
+        var known: [Duration] = []
+        var unknown: [Duration] = []
+        for round in 0..<7 {
+            for (email, times) in [("hana@example.com", 0), ("nobody\(round)@example.com", 1)] {
+                let started = ContinuousClock.now
+                let answer = try await server.call("POST", "/auth/login",
+                                                   json: #"{"email":"\#(email)","password":"not the password"}"#)
+                #expect(answer.status == 401)
+                if times == 0 { known.append(ContinuousClock.now - started) } else {
+                    unknown.append(ContinuousClock.now - started)
+                }
+            }
+        }
+        let knownMedian = known.sorted()[3]
+        let unknownMedian = unknown.sorted()[3]
+        #expect(unknownMedian > knownMedian / 3, "known \(knownMedian), unknown \(unknownMedian)")
+        #expect(unknownMedian < knownMedian * 3, "known \(knownMedian), unknown \(unknownMedian)")
         try await server.stop()
     }
 }

@@ -20,7 +20,7 @@ final class HubTestServer {
     static func start(dataDirectory: String? = nil, session: SessionState.Configuration = .init(),
                       joinBurst: Double = 100, streamMonitor: StreamMonitor.Configuration = .patient,
                       mediaErrorInterval: Duration = .seconds(1), allowedOrigins: [String] = [],
-                      publicBaseURL: String = "")
+                      publicBaseURL: String = "", configure: (inout HubConfiguration) -> Void = { _ in })
         async throws -> HubTestServer
     {
         let folder = dataDirectory
@@ -32,6 +32,9 @@ final class HubTestServer {
         configuration.streamMonitor = streamMonitor
         configuration.mediaErrorInterval = mediaErrorInterval
         configuration.allowedOrigins = allowedOrigins
+        configuration.loginBurst = 100
+        configuration.loginsPerSecond = 100
+        configure(&configuration)
         let hub = try SessionHub(configuration: configuration, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, router: hub.router,
                                 webSockets: hub)

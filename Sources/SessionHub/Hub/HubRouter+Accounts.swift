@@ -1,42 +1,7 @@
 import Foundation
 
-/// Sign-up, login, guests, profiles and photos.
+/// Guests, profiles and photos (sign-up and login: `HubRouter+Passwords.swift`).
 extension HubRouter {
-    func signUp(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let form = try SignupForm(validating: try body(SignupRequest.self, of: request))
-        var random = SystemRandomNumberGenerator()
-        let hash = try hub.hasher.hash(form.password, using: &random)
-        let user = StoredUser(id: UserID(RandomID.hex(bytes: 16)), name: form.name, email: form.email.value,
-                              passwordHash: hash, isGuest: false, createdAt: Date())
-        do {
-            try hub.store.createUser(user)
-        } catch where error == .duplicateEmail {
-            throw .emailTaken
-        } catch {
-            throw storeFailure(error)
-        }
-        hub.logger.info("signed up", metadata: ["user.id": "\(user.id)"])
-        return try json(201, AuthResponse(userId: user.id, token: issue(user.id, .user)))
-    }
-
-    func logIn(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let login = try body(LoginRequest.self, of: request)
-        // Nothing this long was ever stored: refuse without reading the store or hashing.
-        guard login.password.utf8.count <= PasswordPolicy.maximumBytes, login.email.utf8.count <= 1024 else {
-            throw .invalidCredentials
-        }
-        let stored: StoredUser?
-        do throws(StoreError) {
-            stored = try hub.store.user(byEmail: login.email.trimmingCharacters(in: .whitespaces).lowercased())
-        } catch {
-            throw storeFailure(error)
-        }
-        guard let user = stored, let hash = user.passwordHash, hub.hasher.verify(login.password, against: hash) else {
-            throw .invalidCredentials
-        }
-        return try json(200, AuthResponse(userId: user.id, token: issue(user.id, .user)))
-    }
-
     func guest() throws(APIError) -> HTTPResponse {
         let user = StoredUser(id: UserID(RandomID.hex(bytes: 16)), name: "Guest", email: nil, passwordHash: nil,
                               isGuest: true, createdAt: Date())

@@ -23,14 +23,12 @@ package struct HubRouter: HTTPRouting {
             reply.send(preflight(origin: origin))
         case ("GET", "healthz", 1), ("HEAD", "healthz", 1):
             reply.send(.json(200, #"{"status":"ok"}"#))
-        case ("POST", "auth", 2) where ["signup", "login", "guest"].contains(segments[1]):
-            onWorker(reply) { () throws(APIError) in
-                switch segments[1] {
-                case "signup": try signUp(request)
-                case "login": try logIn(request)
-                default: try guest()
-                }
-            }
+        case ("POST", "auth", 2) where segments[1] == "signup":
+            signUp(request, reply: reply)
+        case ("POST", "auth", 2) where segments[1] == "login":
+            logIn(request, reply: reply)
+        case ("POST", "auth", 2) where segments[1] == "guest":
+            onWorker(reply) { () throws(APIError) in try guest() }
         case ("POST", "users", 2) where segments[1] == "profile":
             onWorker(reply) { () throws(APIError) in try updateProfile(request) }
         case ("GET", "users", 2) where segments[1] == "me":

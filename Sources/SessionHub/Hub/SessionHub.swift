@@ -22,6 +22,12 @@ package final class SessionHub: Sendable {
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
     let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
+    /// Password attempts per client address and per account.
+    let loginLimiter: NIOLockedValueBox<LoginLimiter>
+    /// Where scrypt runs (bounded; never `worker`).
+    let passwords: PasswordPool
+    /// A hash of a random password: an unknown email's login is verified against it, so it costs one scrypt too.
+    let dummyPasswordHash: String
     /// Web origins allowed to upgrade and to get CORS answers.
     let origins: OriginPolicy
     /// Counters and gauges behind `GET /metrics`.
@@ -36,6 +42,13 @@ package final class SessionHub: Sendable {
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.logger = logger
+        self.loginLimiter = NIOLockedValueBox(LoginLimiter(
+            addressBurst: configuration.loginBurst, addressPerSecond: configuration.loginsPerSecond,
+            accountBurst: configuration.accountLoginBurst, accountPerSecond: configuration.accountLoginsPerSecond))
+        self.passwords = PasswordPool(threads: configuration.passwordThreads, queueLimit: configuration.passwordQueue)
+        var random = SystemRandomNumberGenerator()
+        self.dummyPasswordHash = try PasswordHasher(parameters: configuration.passwordHashing)
+            .hash(RandomID.hex(bytes: 16), using: &random)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
                                     publicBaseURL: configuration.publicBaseURL)
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)

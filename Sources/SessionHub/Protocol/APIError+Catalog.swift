@@ -59,6 +59,12 @@ extension APIError {
     /// Signup with an email that has an account.
     package static let emailTaken = APIError(
         status: 409, code: "email_taken", message: "An account with this email already exists")
+    /// Too many logins or signups from one client address, or logins to one account; `Retry-After` says when.
+    package static let tooManyLoginAttempts = APIError(
+        status: 429, code: "too_many_attempts", message: "Too many attempts. Wait a moment and try again")
+    /// The password pool's queue is full (a burst of logins or signups); `Retry-After: 1`.
+    package static let serverBusy = APIError(
+        status: 503, code: "server_busy", message: "The server is busy. Try again in a moment")
     /// Login with an unknown email or a wrong password (the same answer for both).
     package static let invalidCredentials = APIError(
         status: 401, code: "invalid_credentials", message: "Wrong email or password")
