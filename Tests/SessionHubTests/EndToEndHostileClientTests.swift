@@ -106,3 +106,48 @@ struct EndToEndLoginTests {
         try await server.stop()
     }
 }
+
+/// Issue 12, photos: what is accepted, what is stored, how it is served.
+@Suite("End to end: hostile photos", .serialized, .timeLimit(.minutes(2)))
+struct EndToEndPhotoTests {
+    private func profile(_ server: HubTestServer, _ token: String, photo: [UInt8]) async throws
+        -> (status: Int, body: [String: Any], headers: [String: String])
+    {
+        try await server.call("POST", "/users/profile", token: token,
+                              json: #"{"displayName":"Ana","photo":"\#(Base64.encoded(photo))"}"#)
+    }
+
+    @Test("a photo is served without its EXIF, with nosniff and a sandboxing Content-Security-Policy")
+    func served() async throws {
+        let server = try await HubTestServer.start()
+        let hosted = try await server.hostSession()
+        let gps = Array("GPSLatitude 48.8584".utf8)
+        let jpeg = PhotoFixtures.inserting(marker: 0xE1, Array("Exif\0\0".utf8) + gps,
+                                           into: try PhotoFixtures.file("photo_64x48.jpg"))
+        let answer = try await profile(server, hosted.token, photo: jpeg)
+        #expect(answer.status == 200)
+        let url = try #require(answer.body["photoURL"] as? String)
+        let photo = try await TestHTTPClient.request(.GET, port: server.port, path: url)
+        #expect(photo.status == 200)
+        #expect(photo.headers["Content-Type"].first == "image/jpeg")
+        #expect(photo.headers["X-Content-Type-Options"].first == "nosniff")
+        #expect(photo.headers["Content-Security-Policy"].first == "default-src 'none'; sandbox")
+        #expect(!photo.body.contains("GPSLatitude"))
+        try await server.stop()
+    }
+
+    @Test("HTML behind JPEG magic is invalid_photo; a PNG claiming 100000×100000 is photo_dimensions_too_large")
+    func refused() async throws {
+        let server = try await HubTestServer.start()
+        let hosted = try await server.hostSession()
+        let html = [0xFF, 0xD8, 0xFF, 0xE0] + Array("<html><script>alert(1)</script></html>".utf8)
+        let fake = try await profile(server, hosted.token, photo: html)
+        #expect(fake.status == 400)
+        #expect((fake.body["error"] as? [String: Any])?["code"] as? String == "invalid_photo")
+        let huge = try await profile(server, hosted.token,
+                                     photo: PhotoFixtures.png(width: 100_000, height: 100_000, rows: 1))
+        #expect(huge.status == 400)
+        #expect((huge.body["error"] as? [String: Any])?["code"] as? String == "photo_dimensions_too_large")
+        try await server.stop()
+    }
+}

@@ -65,8 +65,12 @@ extension HubRouter {
         }
         guard let stored else { throw .notFound("/photos/\(id)") }
         return HTTPResponse(status: 200, contentType: stored.format.rawValue, body: stored.bytes,
-                            headers: [("Cache-Control", "public, max-age=31536000, immutable")])
+                            headers: [("Cache-Control", "public, max-age=31536000, immutable"),
+                                      ("Content-Security-Policy", Self.photoContentSecurityPolicy)])
     }
+
+    /// Served with every photo: nothing in it may run or load anything, even if a browser opens it as a page.
+    static let photoContentSecurityPolicy = "default-src 'none'; sandbox"
 
     /// The profile response of a user (a user without a profile has null name and photo); nil for an unknown user.
     func profile(of user: UserID) throws(StoreError) -> Profile? {

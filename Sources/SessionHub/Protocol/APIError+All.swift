@@ -12,6 +12,7 @@ extension APIError {
         .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .passwordTooLong,
         .termsNotAccepted,
         .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,
+        .photoDimensionsTooLarge,
         .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .sessionFull, .gameInProgress, .notHost,
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
         .outOfOrder("m"), .notReady("m"), .testInProgress, .connectionTestFailed, .invalidResumeToken,

@@ -76,7 +76,10 @@ extension APIError {
     /// A token past its expiry.
     package static let tokenExpired = APIError(
         status: 401, code: "token_expired", message: "Your sign-in has expired. Please sign in again")
-    /// Photo not base64, or not a JPEG or PNG.
+    /// Photo wider or taller than 4096 pixels, or over 64 MiB once decoded (before any pixel is decoded).
+    package static let photoDimensionsTooLarge = APIError(
+        status: 400, code: "photo_dimensions_too_large", message: "Photo must be at most 4096×4096 pixels")
+    /// Photo not base64, not a JPEG or PNG, malformed, or not decodable.
     package static let invalidPhoto = APIError(
         status: 400, code: "invalid_photo", message: "Photo must be a JPEG or PNG image")
     /// Photo over 2 MB once decoded.
