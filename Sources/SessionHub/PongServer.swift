@@ -16,11 +16,12 @@ public final class PongServer: Service, Sendable {
     /// `idleTimeout`: a session with no event for this long ends; `gracePeriod`: how long a dropped player's seat is
     /// kept. `allowedOrigins`: web origins allowed to open sockets and get CORS answers (empty: the server's own).
     /// `metricsPort`: where `GET /metrics` is served, on `metricsHost` (nil: nowhere).
-    public convenience init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, publicBaseURL: String = "",
-                idleTimeout: Duration = .seconds(2 * 3600), gracePeriod: Duration = .seconds(60),
-                joinBurst: Double = 10, joinsPerMinute: Double = 10, allowedOrigins: [String] = [],
-                metricsHost: String = "127.0.0.1", metricsPort: Int? = nil,
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) throws {
+    public convenience init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, publicBaseURL: String = "",
+        idleTimeout: Duration = .seconds(2 * 3600), gracePeriod: Duration = .seconds(60), joinBurst: Double = 10,
+        joinsPerMinute: Double = 10, allowedOrigins: [String] = [], metricsHost: String = "127.0.0.1",
+        metricsPort: Int? = nil, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger
+    ) throws {
         let session = SessionState.Configuration(gracePeriod: gracePeriod, idleTimeout: idleTimeout)
         var configuration = HubConfiguration(dataDirectory: dataDirectory, publicBaseURL: publicBaseURL,
                                              session: session, joinBurst: joinBurst,

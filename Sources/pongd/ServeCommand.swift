@@ -34,7 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
     var joinsPerMinute: Double = 10
 
     @Option(name: .customLong("allowed-origin"),
-            help: "A web origin (e.g. https://pong.example) allowed to open WebSockets and get CORS answers; repeatable. Requests without an Origin header (apps) are always allowed. Default: the server's own origin (Host, --public-url).")
+            help: """
+                A web origin (e.g. https://pong.example) allowed to open WebSockets and get CORS answers; \
+                repeatable. Requests without an Origin header (apps) are always allowed. Default: the server's own \
+                origin (Host, --public-url).
+                """)
     var allowedOrigins: [String] = []
 
     @Option(help: "Interface of the metrics listener (GET /metrics); keep it private.")
@@ -43,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "TCP port of the metrics listener (0 picks a free one).")
     var metricsPort = 8081
 
-    @Option(help: "Logins and signups one client address may make at once, beyond which it is limited to --logins-per-minute.")
+    @Option(help: "Logins and signups one client address may make at once; beyond, --logins-per-minute.")
     var loginBurst: Double = 10
 
     @Option(help: "Sustained logins and signups per minute per client address (429 too_many_attempts beyond).")
@@ -60,6 +64,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Password hashes that may wait for a thread before 503 server_busy.")
     var passwordQueue = 16
+
+    @Option(help: "Threads that check and decode profile photos.")
+    var photoThreads = 1
+
+    @Option(help: "Profile updates with a photo that may wait for a thread before 503 server_busy.")
+    var photoQueue = 8
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -92,10 +102,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
             guard [loginBurst, accountLoginBurst].allSatisfy({ (1...1_000_000).contains($0) }),
                   [loginsPerMinute, accountLoginsPerMinute].allSatisfy({ (0.001...6_000_000).contains($0) }),
-                  (1...64).contains(passwordThreads), (0...10_000).contains(passwordQueue)
+                  (1...64).contains(passwordThreads), (0...10_000).contains(passwordQueue),
+                  (1...64).contains(photoThreads), (0...10_000).contains(photoQueue)
             else {
                 throw ValidationError("--login-burst/--account-login-burst must be 1–1000000, the per-minute rates "
-                    + "0.001–6000000, --password-threads 1–64 and --password-queue 0–10000")
+                    + "0.001–6000000, --password-threads/--photo-threads 1–64, --password-queue/--photo-queue "
+                    + "0–10000")
             }
             let session = SessionState.Configuration(gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
                                                      idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)))
@@ -108,6 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.accountLoginsPerSecond = accountLoginsPerMinute / 60
             configuration.passwordThreads = passwordThreads
             configuration.passwordQueue = passwordQueue
+            configuration.photoThreads = photoThreads
+            configuration.photoQueue = photoQueue
             server = try PongServer(configuration: configuration, host: host, port: port, metricsHost: metricsHost,
                                     metricsPort: metricsPort, logger: logger)
         } catch let error as ValidationError {

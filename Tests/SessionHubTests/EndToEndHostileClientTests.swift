@@ -136,6 +136,26 @@ struct EndToEndPhotoTests {
         try await server.stop()
     }
 
+    @Test("a full photo pool answers 503 server_busy; name-only updates and GET /users/me go on")
+    func photoPoolFull() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.photoThreads = 1
+            configuration.photoQueue = 0
+        }
+        let hosted = try await server.hostSession()
+        let gate = DispatchSemaphore(value: 0)
+        #expect(server.hub.photos.submit { gate.wait() })
+        let busy = try await profile(server, hosted.token, photo: PhotoFixtures.png(width: 8, height: 8))
+        #expect(busy.status == 503)
+        #expect((busy.body["error"] as? [String: Any])?["code"] as? String == "server_busy")
+        let nameOnly = try await server.call("POST", "/users/profile", token: hosted.token,
+                                             json: #"{"displayName":"Ana"}"#)
+        #expect(nameOnly.status == 200)
+        #expect(try await server.call("GET", "/users/me", token: hosted.token).status == 200)
+        gate.signal()
+        try await server.stop()
+    }
+
     @Test("HTML behind JPEG magic is invalid_photo; a PNG claiming 100000×100000 is photo_dimensions_too_large")
     func refused() async throws {
         let server = try await HubTestServer.start()

@@ -1,9 +1,9 @@
 /// Checks a PNG's structure and keeps only what draws it (pure).
 ///
 /// Every chunk's length and CRC are checked; `IHDR` comes first with a non-zero size and a valid bit depth and
-/// colour type (the caller checks the size against `ImageLimits`), `IDAT` chunks are consecutive, `IEND` ends the file (bytes after it are dropped). Kept: `IHDR`,
-/// `PLTE`, `tRNS`, `IDAT`, `IEND`; every other ancillary chunk (text, EXIF, time, ICC profiles, APNG frames …) is
-/// dropped; an unknown critical chunk is refused. The pixels are checked by decoding (`ImageDecoder`).
+/// colour type (the caller checks the size against `ImageLimits`), `IDAT` chunks are consecutive, `IEND` ends the
+/// file (bytes after it are dropped). Kept: `IHDR`, `PLTE`, `tRNS`, `IDAT`, `IEND`; every other ancillary chunk
+/// (text, EXIF, time, ICC profiles, APNG frames …) is dropped; an unknown critical chunk is refused. The pixels are checked by decoding (`ImageDecoder`).
 enum PNGSanitizer {
     /// The eight signature bytes.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

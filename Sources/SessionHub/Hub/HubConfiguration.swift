@@ -22,6 +22,9 @@ package struct HubConfiguration: Sendable {
     /// Threads that run scrypt (never the shared worker), and jobs that may wait beyond them before `server_busy`.
     package var passwordThreads: Int = HubConfiguration.defaultPasswordThreads
     package var passwordQueue: Int = 16
+    /// Threads that check and decode profile photos, and updates with a photo that may wait before `server_busy`.
+    package var photoThreads: Int = 1
+    package var photoQueue: Int = 8
     /// Serial queues sessions are sharded over (bounded threads however many sessions run).
     package var sessionQueues: Int
     /// scrypt cost; tests lower it.

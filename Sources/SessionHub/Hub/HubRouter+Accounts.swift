@@ -13,11 +13,24 @@ extension HubRouter {
         return try json(201, AuthResponse(userId: user.id, token: issue(user.id, .guest), guest: true))
     }
 
-    func updateProfile(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let token = try caller(request, allowing: [.user, .guest])
-        let update = try body(ProfileRequest.self, of: request, limit: HTTPHandler.maxBodyBytes)
-        let name = try DisplayName(validating: update.displayName)
-        let photo = try update.photo.map { text throws(APIError) in try ProfilePhoto(base64: text) }
+    /// `POST /users/profile`, on the worker: the body and the name are read there; a photo is checked and decoded
+    /// on the bounded photo pool (503 `server_busy` when it is full), never on the worker.
+    func updateProfile(_ request: HTTPRequest, reply: Reply) {
+        onWorker(reply) { () throws(APIError) -> HTTPResponse? in
+            let token = try caller(request, allowing: [.user, .guest])
+            let update = try body(ProfileRequest.self, of: request, limit: HTTPHandler.maxBodyBytes)
+            let name = try DisplayName(validating: update.displayName)
+            guard let photo = update.photo else { return try saveProfile(token, name: name, photo: nil) }
+            on(hub.photos, named: "photo", reply) { () throws(APIError) in
+                try saveProfile(token, name: name, photo: try ProfilePhoto(base64: photo))
+            }
+            return nil
+        }
+    }
+
+    private func saveProfile(_ token: AccessToken, name: DisplayName, photo: ProfilePhoto?) throws(APIError)
+        -> HTTPResponse
+    {
         let profile: Profile
         do throws(StoreError) {
             var photoId = try hub.store.profile(userId: token.userId)?.photoId

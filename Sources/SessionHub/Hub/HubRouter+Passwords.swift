@@ -1,7 +1,7 @@
 import Foundation
 
 /// Sign-up and login: limited per client address and per account (`LoginLimiter`), and hashed on the password pool
-/// (`PasswordPool`), never on the worker the other endpoints share.
+/// (a `WorkPool`), never on the worker the other endpoints share.
 extension HubRouter {
     func signUp(_ request: HTTPRequest, reply: Reply) {
         let form: SignupForm
@@ -68,7 +68,14 @@ extension HubRouter {
     /// Runs password work on the password pool and replies with its response or error; 503 `server_busy` (with
     /// `Retry-After: 1`) at once when the pool's queue is full.
     func onPasswordPool(_ reply: Reply, _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse) {
-        let admitted = hub.passwords.submit {
+        on(hub.passwords, named: "password", reply, work)
+    }
+
+    /// Runs `work` on `pool` and replies with its response or error; 503 `server_busy` (with `Retry-After: 1`) at
+    /// once when the pool's queue is full.
+    func on(_ pool: WorkPool, named name: String, _ reply: Reply,
+            _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse) {
+        let admitted = pool.submit {
             do throws(APIError) {
                 reply.send(try work())
             } catch {
@@ -76,7 +83,9 @@ extension HubRouter {
             }
         }
         if !admitted {
-            hub.logger.warning("password pool full", metadata: ["pool.inFlight": "\(hub.passwords.inFlight)"])
+            hub.logger.warning("work pool full", metadata: [
+                "pool.name": "\(name)", "pool.inFlight": "\(pool.inFlight)",
+            ])
             reply.send(.tooManyAttempts(.serverBusy, retryAfter: 1))
         }
     }

@@ -30,7 +30,7 @@ package struct HubRouter: HTTPRouting {
         case ("POST", "auth", 2) where segments[1] == "guest":
             onWorker(reply) { () throws(APIError) in try guest() }
         case ("POST", "users", 2) where segments[1] == "profile":
-            onWorker(reply) { () throws(APIError) in try updateProfile(request) }
+            updateProfile(request, reply: reply)
         case ("GET", "users", 2) where segments[1] == "me":
             onWorker(reply) { () throws(APIError) in try me(request) }
         case ("GET", "photos", 2):
@@ -54,9 +54,15 @@ package struct HubRouter: HTTPRouting {
 
     /// Runs blocking work on the worker queue and replies with its response or error.
     func onWorker(_ reply: Reply, _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse) {
+        onWorker(reply) { () throws(APIError) -> HTTPResponse? in try work() }
+    }
+
+    /// Runs blocking work on the worker queue; replies with its error, or its response unless it is nil (the work
+    /// handed the reply on).
+    func onWorker(_ reply: Reply, _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse?) {
         hub.worker.async {
             do throws(APIError) {
-                reply.send(try work())
+                if let response = try work() { reply.send(response) }
             } catch {
                 reply.send(.error(error))
             }

@@ -25,7 +25,9 @@ package final class SessionHub: Sendable {
     /// Password attempts per client address and per account.
     let loginLimiter: NIOLockedValueBox<LoginLimiter>
     /// Where scrypt runs (bounded; never `worker`).
-    let passwords: PasswordPool
+    let passwords: WorkPool
+    /// Where profile updates that carry a photo are checked and decoded (bounded; never `worker`).
+    let photos: WorkPool
     /// A hash of a random password: an unknown email's login is verified against it, so it costs one scrypt too.
     let dummyPasswordHash: String
     /// Web origins allowed to upgrade and to get CORS answers.
@@ -45,7 +47,10 @@ package final class SessionHub: Sendable {
         self.loginLimiter = NIOLockedValueBox(LoginLimiter(
             addressBurst: configuration.loginBurst, addressPerSecond: configuration.loginsPerSecond,
             accountBurst: configuration.accountLoginBurst, accountPerSecond: configuration.accountLoginsPerSecond))
-        self.passwords = PasswordPool(threads: configuration.passwordThreads, queueLimit: configuration.passwordQueue)
+        self.passwords = WorkPool(label: "pongd.passwords", threads: configuration.passwordThreads,
+                                  queueLimit: configuration.passwordQueue)
+        self.photos = WorkPool(label: "pongd.photos", threads: configuration.photoThreads,
+                               queueLimit: configuration.photoQueue)
         var random = SystemRandomNumberGenerator()
         self.dummyPasswordHash = try PasswordHasher(parameters: configuration.passwordHashing)
             .hash(RandomID.hex(bytes: 16), using: &random)

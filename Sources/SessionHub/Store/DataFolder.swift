@@ -34,7 +34,9 @@ enum DataFolder {
         let descriptor = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw StoreError.io.with(detail: "cannot create \(path): errno \(errno)") }
         close(descriptor)
-        guard chmod(path, fileMode) == 0 else { throw StoreError.io.with(detail: "cannot chmod \(path): errno \(errno)") }
+        guard chmod(path, fileMode) == 0 else {
+            throw StoreError.io.with(detail: "cannot chmod \(path): errno \(errno)")
+        }
     }
 
     /// Narrows `path` to `fileMode` if it exists.

@@ -1,12 +1,13 @@
 import Dispatch
 import NIOConcurrencyHelpers
 
-/// Where scrypt runs: a few threads of its own with a bounded queue, so password hashing can neither starve the
-/// worker every other endpoint shares nor pile up without bound (docs/SECURITY-accounts.md, "Logins").
+/// A few threads of its own with a bounded queue, for expensive work a client can ask for: scrypt (the password
+/// pool) and photo decoding (the photo pool). Such work can neither starve the worker every other endpoint shares
+/// nor pile up without bound (docs/SECURITY-accounts.md, "Logins" and "Photos").
 ///
 /// `threads` serial queues take the jobs in turn; at most `threads + queueLimit` jobs are admitted at once, and a job
 /// beyond that is refused at once (the caller answers 503 `server_busy`).
-final class PasswordPool: Sendable {
+final class WorkPool: Sendable {
     /// Jobs running at once.
     let threads: Int
     /// Jobs waiting beyond the running ones.
@@ -20,10 +21,11 @@ final class PasswordPool: Sendable {
         var next = 0
     }
 
-    init(threads: Int, queueLimit: Int) {
+    /// `threads` serial queues labelled `label.0`, `label.1` …
+    init(label: String, threads: Int, queueLimit: Int) {
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
-        queues = (0..<self.threads).map { DispatchQueue(label: "pongd.passwords.\($0)") }
+        queues = (0..<self.threads).map { DispatchQueue(label: "\(label).\($0)") }
     }
 
     /// Runs `job` on one of the pool's threads and returns true, or returns false at once when the pool is full.

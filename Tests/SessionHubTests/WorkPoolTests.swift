@@ -3,11 +3,11 @@ import Foundation
 import Testing
 @testable import SessionHub
 
-@Suite("Password pool: bounded threads and queue")
-struct PasswordPoolTests {
+@Suite("Work pool: bounded threads and queue")
+struct WorkPoolTests {
     @Test("threads + queue jobs are admitted; the next is refused at once; a finished job frees a place")
     func bounded() {
-        let pool = PasswordPool(threads: 1, queueLimit: 2)
+        let pool = WorkPool(label: "test", threads: 1, queueLimit: 2)
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
         for _ in 0..<3 {
