@@ -13,7 +13,7 @@ extension HubRouter {
         if let wait = hub.loginLimiter.withLockedValue({
             $0.attempt(address: request.remoteAddress, account: nil, now: .now)
         }) {
-            return reply.send(.tooManyAttempts(.tooManyLoginAttempts, retryAfter: wait))
+            return reply.send(.error(.tooManyLoginAttempts, retryAfter: wait))
         }
         onPasswordPool(reply) { () throws(APIError) in
             var random = SystemRandomNumberGenerator()
@@ -44,7 +44,7 @@ extension HubRouter {
             $0.attempt(address: request.remoteAddress, account: account, now: .now)
         }) {
             hub.logger.info("login limited", metadata: ["http.remote": "\(request.remoteAddress)"])
-            return reply.send(.tooManyAttempts(.tooManyLoginAttempts, retryAfter: wait))
+            return reply.send(.error(.tooManyLoginAttempts, retryAfter: wait))
         }
         // Nothing this long was ever stored: refuse without reading the store or hashing.
         guard login.password.utf8.count <= PasswordPolicy.maximumBytes, login.email.utf8.count <= 1024 else {
@@ -70,30 +70,11 @@ extension HubRouter {
     func onPasswordPool(_ reply: Reply, _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse) {
         on(hub.passwords, named: "password", reply, work)
     }
-
-    /// Runs `work` on `pool` and replies with its response or error; 503 `server_busy` (with `Retry-After: 1`) at
-    /// once when the pool's queue is full.
-    func on(_ pool: WorkPool, named name: String, _ reply: Reply,
-            _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse) {
-        let admitted = pool.submit {
-            do throws(APIError) {
-                reply.send(try work())
-            } catch {
-                reply.send(.error(error))
-            }
-        }
-        if !admitted {
-            hub.logger.warning("work pool full", metadata: [
-                "pool.name": "\(name)", "pool.inFlight": "\(pool.inFlight)",
-            ])
-            reply.send(.tooManyAttempts(.serverBusy, retryAfter: 1))
-        }
-    }
 }
 
 extension HTTPResponse {
-    /// `error` with a `Retry-After` of `seconds`.
-    static func tooManyAttempts(_ error: APIError, retryAfter seconds: Int) -> HTTPResponse {
+    /// The client-facing form of `error`, with a `Retry-After` of `seconds`.
+    static func error(_ error: APIError, retryAfter seconds: Int) -> HTTPResponse {
         var response = HTTPResponse.error(error)
         response.headers.append(("Retry-After", "\(seconds)"))
         return response

@@ -2,8 +2,9 @@ import Foundation
 
 /// The HTTP routes of the contract (docs/PROTOCOL.md), on top of the hub.
 ///
-/// Routing itself is cheap and runs on the event loop; anything that blocks (hashing, the database) is handed to
-/// the hub's worker queue, and anything about a live session to that session's queue.
+/// Routing itself is cheap and runs on the event loop; anything that blocks (the database) is handed to the hub's
+/// worker queue, password hashing and photo decoding to bounded pools of their own (`WorkPool`: 503 `server_busy`
+/// when full), and anything about a live session to that session's queue.
 package struct HubRouter: HTTPRouting {
     let hub: SessionHub
 
@@ -66,6 +67,25 @@ package struct HubRouter: HTTPRouting {
             } catch {
                 reply.send(.error(error))
             }
+        }
+    }
+
+    /// Runs `work` on `pool` and replies with its response or error; 503 `server_busy` (with `Retry-After: 1`) at
+    /// once when the pool's queue is full.
+    func on(_ pool: WorkPool, named name: String, _ reply: Reply,
+            _ work: @escaping @Sendable () throws(APIError) -> HTTPResponse) {
+        let admitted = pool.submit {
+            do throws(APIError) {
+                reply.send(try work())
+            } catch {
+                reply.send(.error(error))
+            }
+        }
+        if !admitted {
+            hub.logger.warning("work pool full", metadata: [
+                "pool.name": "\(name)", "pool.inFlight": "\(pool.inFlight)",
+            ])
+            reply.send(.error(.serverBusy, retryAfter: 1))
         }
     }
 
