@@ -33,6 +33,44 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Sustained joins per minute per client address (429 too_many_attempts beyond).")
     var joinsPerMinute: Double = 10
 
+    @Option(name: .customLong("allowed-origin"),
+            help: """
+                A web origin (e.g. https://pong.example) allowed to open WebSockets and get CORS answers; \
+                repeatable. Requests without an Origin header (apps) are always allowed. Default: the server's own \
+                origin (Host, --public-url).
+                """)
+    var allowedOrigins: [String] = []
+
+    @Option(help: "Interface of the metrics listener (GET /metrics); keep it private.")
+    var metricsHost = "127.0.0.1"
+
+    @Option(help: "TCP port of the metrics listener (0 picks a free one).")
+    var metricsPort = 8081
+
+    @Option(help: "Logins and signups one client address may make at once; beyond, --logins-per-minute.")
+    var loginBurst: Double = 10
+
+    @Option(help: "Sustained logins and signups per minute per client address (429 too_many_attempts beyond).")
+    var loginsPerMinute: Double = 10
+
+    @Option(help: "Logins to one account (email) at once, from any address, beyond which --account-logins-per-minute.")
+    var accountLoginBurst: Double = 10
+
+    @Option(help: "Sustained logins per minute to one account (429 too_many_attempts beyond).")
+    var accountLoginsPerMinute: Double = 1
+
+    @Option(help: "Threads that hash passwords (scrypt); default: half the cores, 1 to 4.")
+    var passwordThreads = HubConfiguration.defaultPasswordThreads
+
+    @Option(help: "Password hashes that may wait for a thread before 503 server_busy.")
+    var passwordQueue = 16
+
+    @Option(help: "Threads that check and decode profile photos.")
+    var photoThreads = 1
+
+    @Option(help: "Profile updates with a photo that may wait for a thread before 503 server_busy.")
+    var photoQueue = 8
+
     @OptionGroup(title: "Limits against hostile clients (docs/SECURITY.md)")
     var limits: LimitOptions
 
@@ -48,7 +86,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "pongd")
         do {
-            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             logger.critical("cannot create the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
@@ -58,16 +97,39 @@ struct ServeCommand: AsyncParsableCommand {
             guard (0.001...525_600).contains(idleTimeout), (0.001...86_400).contains(gracePeriod) else {
                 throw ValidationError("--idle-timeout must be 0.001–525600 minutes and --grace-period 0.001–86400 s")
             }
+            guard allowedOrigins.allSatisfy({ OriginPolicy.origin(of: $0) != nil }) else {
+                throw ValidationError("--allowed-origin takes http(s)://host[:port], e.g. https://pong.example")
+            }
             guard (1...1_000_000).contains(joinBurst), (0.001...6_000_000).contains(joinsPerMinute) else {
                 throw ValidationError("--join-burst must be 1–1000000 and --joins-per-minute 0.001–6000000")
             }
-            server = try PongServer(host: host, port: port, dataDirectory: dataDir, publicBaseURL: publicURL,
-                                    idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)),
-                                    gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
-                                    joinBurst: joinBurst, joinsPerMinute: joinsPerMinute,
-                                    transport: try limits.transportLimits(),
-                                    helloTimeout: .milliseconds(Int64(limits.helloTimeout * 1000)),
-                                    maxSocketsPerUser: limits.maxSocketsPerUser, logger: logger)
+            guard [loginBurst, accountLoginBurst].allSatisfy({ (1...1_000_000).contains($0) }),
+                  [loginsPerMinute, accountLoginsPerMinute].allSatisfy({ (0.001...6_000_000).contains($0) }),
+                  (1...64).contains(passwordThreads), (0...10_000).contains(passwordQueue),
+                  (1...64).contains(photoThreads), (0...10_000).contains(photoQueue)
+            else {
+                throw ValidationError("--login-burst/--account-login-burst must be 1–1000000, the per-minute rates "
+                    + "0.001–6000000, --password-threads/--photo-threads 1–64, --password-queue/--photo-queue "
+                    + "0–10000")
+            }
+            let session = SessionState.Configuration(gracePeriod: .milliseconds(Int64(gracePeriod * 1000)),
+                                                     idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)))
+            var configuration = HubConfiguration(dataDirectory: dataDir, publicBaseURL: publicURL, session: session,
+                                                 joinBurst: joinBurst, joinsPerSecond: joinsPerMinute / 60)
+            configuration.allowedOrigins = allowedOrigins
+            configuration.loginBurst = loginBurst
+            configuration.loginsPerSecond = loginsPerMinute / 60
+            configuration.accountLoginBurst = accountLoginBurst
+            configuration.accountLoginsPerSecond = accountLoginsPerMinute / 60
+            configuration.passwordThreads = passwordThreads
+            configuration.passwordQueue = passwordQueue
+            configuration.photoThreads = photoThreads
+            configuration.photoQueue = photoQueue
+            configuration.session.helloTimeout = .milliseconds(Int64(limits.helloTimeout * 1000))
+            configuration.maxSocketsPerUser = limits.maxSocketsPerUser
+            server = try PongServer(configuration: configuration, host: host, port: port,
+                                    transport: try limits.transportLimits(), metricsHost: metricsHost,
+                                    metricsPort: metricsPort, logger: logger)
         } catch let error as ValidationError {
             throw error
         } catch {

@@ -135,6 +135,17 @@ struct PhoneJourneyTests {
         #expect(journey.step == .finished)
     }
 
+    @Test("a 503 server_busy with Retry-After is waited out like a 429")
+    func busy() {
+        var journey = Self.journey(index: 9)
+        _ = journey.start(scheduledStart: .seconds(0))
+        let busy = journey.httpReplied(
+            status: 503, body: Self.body(#"{"error":{"code":"server_busy","message":"Busy"}}"#), retryAfter: 1,
+            now: .seconds(2))
+        #expect(busy == [.countError("server_busy"), .schedule(.retryHTTP, at: .seconds(3))])
+        #expect(journey.step != .finished)
+    }
+
     @Test("every tenth phone signs up with a fresh email; the others are guests")
     func signupMix() {
         var guest = Self.journey(index: 3)

@@ -19,10 +19,11 @@ struct AccountRulesTests {
         #expect(throws: APIError.invalidDisplayName) { try DisplayName(validating: input) }
     }
 
-    @Test("a family emoji counts as one character")
+    @Test("a family emoji counts as one character (and 25 bytes)")
     func graphemes() throws {
-        let name = String(repeating: "👨‍👩‍👧‍👦", count: 20)
-        #expect(try DisplayName(validating: name).value.count == 20)
+        let name = String(repeating: "👨‍👩‍👧‍👦", count: 5)
+        #expect(try DisplayName(validating: name).value.count == 5)
+        #expect(throws: APIError.invalidDisplayName) { try DisplayName(validating: name + "👨‍👩‍👧‍👦") }
     }
 
     @Test("passwords need 10 characters", arguments: ["", "short", "123456789", "ninechars"])
@@ -90,13 +91,15 @@ struct AccountRulesTests {
         #expect(throws: APIError.termsNotAccepted) { try SignupForm(validating: request) }
     }
 
-    @Test("photos: JPEG and PNG by their first bytes, as base64 or a data URL")
+    @Test("photos: JPEG and PNG, as base64 or a data URL with line breaks")
     func photos() throws {
-        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]
-        #expect(try ProfilePhoto(base64: "/9j/4AAQ").format == .jpeg)
-        #expect(try ProfilePhoto(base64: "/9j/4AAQ").bytes == jpeg)
-        #expect(try ProfilePhoto(base64: "data:image/png;base64,iVBORw0K\nGgoAAA==").bytes == png)
+        let jpeg = try PhotoFixtures.file("photo_64x48.jpg")
+        let png = PhotoFixtures.png(width: 4, height: 3)
+        #expect(try ProfilePhoto(base64: Base64.encoded(jpeg)).format == .jpeg)
+        var wrapped = Base64.encoded(png)
+        wrapped.insert("\n", at: wrapped.index(wrapped.startIndex, offsetBy: 8))
+        #expect(try ProfilePhoto(base64: "data:image/png;base64," + wrapped).bytes == png)
+        #expect(throws: APIError.invalidPhoto) { try ProfilePhoto(base64: "/9j/4AAQ") }  // JPEG magic, nothing else
         #expect(throws: APIError.invalidPhoto) { try ProfilePhoto(base64: "R0lGODlh") }  // GIF
         #expect(throws: APIError.invalidPhoto) { try ProfilePhoto(base64: "not base64!") }
         #expect(throws: APIError.invalidPhoto) { try ProfilePhoto(base64: "data:image/png,rawdata") }

@@ -55,7 +55,7 @@ struct DurabilityTests {
     @Test("a session in use for longer than the idle timeout survives a restart")
     func activityKeepsASessionLive() async throws {
         var configuration = SessionState.Configuration()
-        configuration.idleTimeout = .seconds(2)
+        configuration.idleTimeout = .seconds(4)
         let server = try await HubTestServer.start(session: configuration)
         let session = try await server.hostSession()
         let (token, user) = try await server.joinGuest(named: "Ari", code: session.code)
@@ -63,7 +63,7 @@ struct DurabilityTests {
             port: server.port, path: "/sessions/\(session.code)/player/\(user)?token=\(token)")
         try await socket.send(#"{"type":"hello"}"#)
         _ = await socket.next(type: "welcome")
-        for _ in 0..<6 {  // 3 s of use, every 0.5 s: past the idle timeout since the session was created
+        for _ in 0..<11 {  // 5.5 s of use, every 0.5 s: past the idle timeout since the session was created
             try await Task.sleep(for: .milliseconds(500))
             try await socket.send(#"{"type":"battery","level":80,"charging":false}"#)
         }

@@ -133,7 +133,7 @@ extension EndToEndTests {
         try await phone.socket.send(binary: TestPhone.frame(kind: 2, codec: 1, sequence: 0, payload: [0, 0, 1, 0x65]))
         let notStarted = jsonObject(await phone.socket.next(type: "error"))
         #expect(notStarted["code"] as? String == "stream_not_started")
-        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics")
+        let metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics")
         #expect(metrics.body.contains(#"pongd_media_frames_rejected_total{code="codec_mismatch"} 1"#))
         #expect(metrics.body.contains(#"pongd_media_frames_rejected_total{code="undecodable_media"} 1"#))
         try await server.stop()

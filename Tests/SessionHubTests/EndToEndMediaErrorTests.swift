@@ -25,7 +25,7 @@ extension EndToEndTests {
         let stream = try await playerStream(on: server, code: code)
         #expect(stream["video"] as? String == "starting")
         #expect(stream["audio"] as? String == "starting")
-        var metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        var metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body
         #expect(metrics.contains(#"pongd_media_frames_total{kind="video"} 0"#))
         #expect(metrics.contains(#"pongd_media_frames_total{kind="audio"} 0"#))
         #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="codec_mismatch"} 1"#))
@@ -44,7 +44,7 @@ extension EndToEndTests {
         let live = try await playerStream(on: server, code: code)
         #expect(live["video"] as? String == "live")
         #expect(live["audio"] as? String == "live")
-        metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body
         #expect(metrics.contains(#"pongd_media_frames_total{kind="video"} 1"#))
         #expect(metrics.contains(#"pongd_media_frames_total{kind="audio"} 1"#))
         try await server.stop()
@@ -73,7 +73,7 @@ extension EndToEndTests {
         try await other.send(binary: video)
         #expect(jsonObject(await other.next(type: "error"))["code"] as? String == "stream_not_started")
 
-        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        let metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body
         #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="stream_not_started"} 4"#))
         #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="frame_too_short"} 1"#))
         #expect(metrics.contains(#"pongd_errors_total{code="stream_not_started"} 2"#))
@@ -97,7 +97,7 @@ extension EndToEndTests {
         _ = try await server.joinGuest(named: "Cy", code: session.code)
         let lobby = await dashboard.next(where: { ($0.contains(#""type":"lobby""#)) && $0.contains("Cy") })
         #expect(lobby != nil)
-        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        let metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body
         #expect(metrics.contains(#"pongd_media_frames_rejected_total{code="dashboard_read_only"} 2"#))
         try await server.stop()
     }

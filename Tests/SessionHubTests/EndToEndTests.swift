@@ -121,7 +121,7 @@ struct EndToEndTests {
         #expect((gone.body["error"] as? [String: Any])?["message"] as? String == "Session not found or expired")
 
         // Metrics counted what happened.
-        let metrics = try await TestHTTPClient.request(.GET, port: server.port, path: "/metrics").body
+        let metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body
         #expect(metrics.contains("pongd_joins_total 2"))
         #expect(metrics.contains(#"pongd_errors_total{code="malformed_json"} 1"#))
         #expect(metrics.contains(#"pongd_errors_total{code="not_host"} 1"#))
@@ -193,7 +193,7 @@ struct EndToEndTests {
             #"{"name":"Ari","email":"ari@example.com","password":"forehand smash 99","acceptTerms":true}"#)
         let token = try #require(signup.body["token"] as? String)
         let user = try #require(signup.body["userId"] as? String)
-        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 64))
+        let png = Data(PhotoFixtures.png(width: 16, height: 16))
         let profile = try await first.call("POST", "/users/profile", token: token,
                                            json: #"{"displayName":"Ari","photo":"\#(png.base64EncodedString())"}"#)
         let photoURL = try #require(profile.body["photoURL"] as? String)

@@ -18,7 +18,7 @@ struct HTTPBodyLimitTests {
         #expect(answer.contains("payload_too_large"))
         #expect(answer.lowercased().contains("connection: close"))
         #expect(closed)
-        let metrics = try await TestHTTPClient.request(.GET, port: port, path: "/metrics")
+        let metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics")
         #expect(metrics.body.contains(#"pongd_errors_total{code="payload_too_large"} 1"#))
         try await server.stop()
     }

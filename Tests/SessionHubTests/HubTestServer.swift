@@ -7,6 +7,8 @@ import Testing
 /// A real pongd server (hub + HTTP/WebSocket listener) on an ephemeral port over a temporary data folder.
 final class HubTestServer {
     let port: Int
+    /// The metrics listener's port (`GET /metrics`).
+    let metricsPort: Int
     let dataDirectory: String
     let hub: SessionHub
     private let group: ServiceGroup
@@ -18,29 +20,40 @@ final class HubTestServer {
     static func start(dataDirectory: String? = nil, session: SessionState.Configuration = .init(),
                       joinBurst: Double = 100, streamMonitor: StreamMonitor.Configuration = .patient,
                       mediaErrorInterval: Duration = .seconds(1), transport: TransportLimits = TransportLimits(),
-                      maxSocketsPerUser: Int = 8)
+                      maxSocketsPerUser: Int = 8, allowedOrigins: [String] = [], publicBaseURL: String = "",
+                      configure: (inout HubConfiguration) -> Void = { _ in })
         async throws -> HubTestServer
     {
         let folder = dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("pongd-e2e-\(UUID().uuidString)").path
         let logger = Logger(label: "test")
         var configuration = HubConfiguration(
-            dataDirectory: folder, session: session, joinBurst: joinBurst, joinsPerSecond: joinBurst / 60,
+            dataDirectory: folder, publicBaseURL: publicBaseURL, session: session, joinBurst: joinBurst, joinsPerSecond: joinBurst / 60,
             passwordHashing: .init(logRounds: 10, blockSize: 8, parallelism: 1))
         configuration.streamMonitor = streamMonitor
         configuration.mediaErrorInterval = mediaErrorInterval
         configuration.maxSocketsPerUser = maxSocketsPerUser
+        configuration.allowedOrigins = allowedOrigins
+        configuration.loginBurst = 100
+        configuration.loginsPerSecond = 100
+        configure(&configuration)
         let hub = try SessionHub(configuration: configuration, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: transport), logger: logger,
                                 router: hub.router, webSockets: hub)
-        let group = ServiceGroup(services: [server], logger: logger)
+        let metricsServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger,
+                                       router: hub.metricsRouter, webSockets: nil)
+        let group = ServiceGroup(services: [server, metricsServer], logger: logger)
         let task = Task { try await group.run() }
         let port = try await server.boundPort
-        return HubTestServer(port: port, dataDirectory: folder, hub: hub, group: group, task: task)
+        let metricsPort = try await metricsServer.boundPort
+        return HubTestServer(port: port, metricsPort: metricsPort, dataDirectory: folder, hub: hub, group: group,
+                             task: task)
     }
 
-    private init(port: Int, dataDirectory: String, hub: SessionHub, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, metricsPort: Int, dataDirectory: String, hub: SessionHub, group: ServiceGroup,
+                 task: Task<Void, any Error>) {
         self.port = port
+        self.metricsPort = metricsPort
         self.dataDirectory = dataDirectory
         self.hub = hub
         self.group = group
@@ -83,11 +96,13 @@ final class HubTestServer {
     }
 
     /// A JSON request; returns the status and the decoded object (or nil for a non-object body).
-    func call(_ method: String, _ path: String, token: String? = nil, json: String? = nil) async throws
+    func call(_ method: String, _ path: String, token: String? = nil, json: String? = nil,
+              headers extra: [(String, String)] = []) async throws
         -> (status: Int, body: [String: Any], headers: [String: String])
     {
         var headers: [(String, String)] = [("Content-Type", "application/json")]
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        headers += extra
         let response = try await TestHTTPClient.request(.init(rawValue: method), port: port, path: path, body: json,
                                                         headers: headers)
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body.utf8))) as? [String: Any] ?? [:]

@@ -108,24 +108,27 @@ struct NetworkLab {
     /// Waits until process `pid` (launched with `launch`, which execs it in place) listens on a TCP port in
     /// `namespace` (`ss` from iproute2), up to `seconds`, and returns that port: a server started with `--port 0`
     /// takes a free one.
-    func listeningPort(of pid: Int32, in namespace: String, seconds: Double) throws -> Int {
+    func listeningPort(of pid: Int32, in namespace: String, on address: String? = nil, seconds: Double) throws -> Int {
         let ip = try Self.requireTool("ip")
         let ss = try Self.requireTool("ss")
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let listening = try Self.run(ip, ["netns", "exec", namespace, ss, "-ltnpH"])
-            if listening.status == 0, let port = Self.port(of: pid, inListing: listening.output) { return port }
+            if listening.status == 0, let port = Self.port(of: pid, inListing: listening.output, address: address) {
+                return port
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw LabError("process \(pid) listens on no TCP port in \(namespace) after \(seconds) s")
     }
 
-    /// The local port of `pid`'s first listening socket in `ss -ltnpH` output
+    /// The local port of `pid`'s first listening socket (on `address`, if given) in `ss -ltnpH` output
     /// (`LISTEN 0 256 10.231.0.1:41235 0.0.0.0:* users:(("pongd",pid=1234,fd=7))`), or nil.
-    static func port(of pid: Int32, inListing listing: String) -> Int? {
+    static func port(of pid: Int32, inListing listing: String, address: String? = nil) -> Int? {
         for line in listing.split(separator: "\n") where line.contains("pid=\(pid),") {
             let columns = line.split(separator: " ")
             guard columns.count > 3, let colon = columns[3].lastIndex(of: ":") else { continue }
+            if let address, columns[3][..<colon] != address { continue }
             if let port = Int(columns[3][columns[3].index(after: colon)...]) { return port }
         }
         return nil

@@ -23,14 +23,16 @@ struct ShapedLinkTests {
     private func connectionTest(in lab: NetworkLab) throws -> [String: Any] {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-link-\(UUID().uuidString)")
         let server = try lab.launch(in: lab.serverNamespace, try product("pongd"), [
-            "serve", "--host", lab.serverAddress, "--port", "0", "--data-dir", data.path, "--log-level", "error",
+            "serve", "--host", lab.serverAddress, "--port", "0", "--metrics-port", "0", "--data-dir", data.path,
+            "--log-level", "error",
         ])
         defer {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
             try? FileManager.default.removeItem(at: data)
         }
-        let port = try lab.listeningPort(of: server.processIdentifier, in: lab.serverNamespace, seconds: 20)
+        let port = try lab.listeningPort(of: server.processIdentifier, in: lab.serverNamespace,
+                                         on: lab.serverAddress, seconds: 20)
         let output = Pipe()
         let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-link-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)

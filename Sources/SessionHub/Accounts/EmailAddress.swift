@@ -9,6 +9,7 @@ package struct EmailAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The address `input` stands for (surrounding whitespace trimmed), or `.invalidEmail`.
     package init(validating input: String) throws(APIError) {
+        guard input.utf8.count <= 1024 else { throw .invalidEmail }
         let trimmed = TextRules.trimmed(input)
         guard trimmed.utf8.count <= 254, trimmed.unicodeScalars.allSatisfy(\.isASCII) else { throw .invalidEmail }
         let parts = trimmed.lowercased().split(separator: "@", omittingEmptySubsequences: false)

@@ -2,8 +2,10 @@
 package struct SignupForm: Hashable, Sendable {
     /// Most characters of the full name.
     package static let maxNameLength = 100
+    /// Most UTF-8 bytes of the full name.
+    package static let maxNameBytes = 400
 
-    /// Full name, trimmed (1–100 characters, no control characters).
+    /// Full name, trimmed (1–100 characters, ≤ 400 bytes, no control or bidi characters, not invisible).
     package let name: String
     /// Normalized email.
     package let email: EmailAddress
@@ -12,10 +14,8 @@ package struct SignupForm: Hashable, Sendable {
 
     /// Checks in the order a phone form shows them: name, email, password, terms.
     package init(validating request: SignupRequest) throws(APIError) {
-        let name = TextRules.trimmed(request.name)
-        guard (1...Self.maxNameLength).contains(name.count), !TextRules.hasControlCharacters(name) else {
-            throw .invalidName
-        }
+        guard let name = TextRules.visibleText(request.name, graphemes: Self.maxNameLength, bytes: Self.maxNameBytes)
+        else { throw .invalidName }
         self.name = name
         self.email = try EmailAddress(validating: request.email)
         try PasswordPolicy.check(request.password)

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// Settings of a running hub; `pongd serve` fills them from flags and the environment.
 package struct HubConfiguration: Sendable {
     /// Folder of the SQLite database and the token key.
@@ -11,12 +13,27 @@ package struct HubConfiguration: Sendable {
     /// Join attempts allowed per client address: a burst and a sustained rate.
     package var joinBurst: Double
     package var joinsPerSecond: Double
+    /// Password attempts (logins and signups) per client address: a burst and a sustained rate.
+    package var loginBurst: Double = 10
+    package var loginsPerSecond: Double = 10.0 / 60
+    /// Login attempts per account (the email as typed, known or not): a burst and a sustained rate.
+    package var accountLoginBurst: Double = 10
+    package var accountLoginsPerSecond: Double = 1.0 / 60
+    /// Threads that run scrypt (never the shared worker), and jobs that may wait beyond them before `server_busy`.
+    package var passwordThreads: Int = HubConfiguration.defaultPasswordThreads
+    package var passwordQueue: Int = 16
+    /// Threads that check and decode profile photos, and updates with a photo that may wait before `server_busy`.
+    package var photoThreads: Int = 1
+    package var photoQueue: Int = 8
     /// Serial queues sessions are sharded over (bounded threads however many sessions run).
     package var sessionQueues: Int
     /// scrypt cost; tests lower it.
     package var passwordHashing: PasswordHasher.Parameters
     /// Stream start and stall timeouts, and the `stream` report interval.
     package var streamMonitor = StreamMonitor.Configuration()
+    /// Web origins allowed to upgrade to WebSockets and to get CORS answers; empty: the server's own only
+    /// (`OriginPolicy`).
+    package var allowedOrigins: [String] = []
     /// Least time between two `error` messages answering binary frames on one socket (docs/PROTOCOL.md, "Live
     /// streams"); tests shorten it.
     package var mediaErrorInterval: Duration = .seconds(1)
@@ -35,5 +52,10 @@ package struct HubConfiguration: Sendable {
         self.joinsPerSecond = joinsPerSecond
         self.sessionQueues = max(1, sessionQueues)
         self.passwordHashing = passwordHashing
+    }
+
+    /// Half the cores (at least 1, at most 4): scrypt never takes every core from the event loops and the worker.
+    package static var defaultPasswordThreads: Int {
+        min(4, max(1, System.coreCount / 2))
     }
 }

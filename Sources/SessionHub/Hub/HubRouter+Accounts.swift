@@ -1,38 +1,7 @@
 import Foundation
 
-/// Sign-up, login, guests, profiles and photos.
+/// Guests, profiles and photos (sign-up and login: `HubRouter+Passwords.swift`).
 extension HubRouter {
-    func signUp(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let form = try SignupForm(validating: try body(SignupRequest.self, of: request))
-        var random = SystemRandomNumberGenerator()
-        let hash = try hub.hasher.hash(form.password, using: &random)
-        let user = StoredUser(id: UserID(RandomID.hex(bytes: 16)), name: form.name, email: form.email.value,
-                              passwordHash: hash, isGuest: false, createdAt: Date())
-        do {
-            try hub.store.createUser(user)
-        } catch where error == .duplicateEmail {
-            throw .emailTaken
-        } catch {
-            throw storeFailure(error)
-        }
-        hub.logger.info("signed up", metadata: ["user.id": "\(user.id)"])
-        return try json(201, AuthResponse(userId: user.id, token: issue(user.id, .user)))
-    }
-
-    func logIn(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let login = try body(LoginRequest.self, of: request)
-        let stored: StoredUser?
-        do throws(StoreError) {
-            stored = try hub.store.user(byEmail: login.email.trimmingCharacters(in: .whitespaces).lowercased())
-        } catch {
-            throw storeFailure(error)
-        }
-        guard let user = stored, let hash = user.passwordHash, hub.hasher.verify(login.password, against: hash) else {
-            throw .invalidCredentials
-        }
-        return try json(200, AuthResponse(userId: user.id, token: issue(user.id, .user)))
-    }
-
     func guest() throws(APIError) -> HTTPResponse {
         let user = StoredUser(id: UserID(RandomID.hex(bytes: 16)), name: "Guest", email: nil, passwordHash: nil,
                               isGuest: true, createdAt: Date())
@@ -44,11 +13,24 @@ extension HubRouter {
         return try json(201, AuthResponse(userId: user.id, token: issue(user.id, .guest), guest: true))
     }
 
-    func updateProfile(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let token = try caller(request, allowing: [.user, .guest])
-        let update = try body(ProfileRequest.self, of: request)
-        let name = try DisplayName(validating: update.displayName)
-        let photo = try update.photo.map { text throws(APIError) in try ProfilePhoto(base64: text) }
+    /// `POST /users/profile`, on the worker: the body and the name are read there; a photo is checked and decoded
+    /// on the bounded photo pool (503 `server_busy` when it is full), never on the worker.
+    func updateProfile(_ request: HTTPRequest, reply: Reply) {
+        onWorker(reply) { () throws(APIError) -> HTTPResponse? in
+            let token = try caller(request, allowing: [.user, .guest])
+            let update = try body(ProfileRequest.self, of: request, limit: HTTPHandler.maxBodyBytes)
+            let name = try DisplayName(validating: update.displayName)
+            guard let photo = update.photo else { return try saveProfile(token, name: name, photo: nil) }
+            on(hub.photos, named: "photo", reply) { () throws(APIError) in
+                try saveProfile(token, name: name, photo: try ProfilePhoto(base64: photo))
+            }
+            return nil
+        }
+    }
+
+    private func saveProfile(_ token: AccessToken, name: DisplayName, photo: ProfilePhoto?) throws(APIError)
+        -> HTTPResponse
+    {
         let profile: Profile
         do throws(StoreError) {
             var photoId = try hub.store.profile(userId: token.userId)?.photoId
@@ -96,8 +78,12 @@ extension HubRouter {
         }
         guard let stored else { throw .notFound("/photos/\(id)") }
         return HTTPResponse(status: 200, contentType: stored.format.rawValue, body: stored.bytes,
-                            headers: [("Cache-Control", "public, max-age=31536000, immutable")])
+                            headers: [("Cache-Control", "public, max-age=31536000, immutable"),
+                                      ("Content-Security-Policy", Self.photoContentSecurityPolicy)])
     }
+
+    /// Served with every photo: nothing in it may run or load anything, even if a browser opens it as a page.
+    static let photoContentSecurityPolicy = "default-src 'none'; sandbox"
 
     /// The profile response of a user (a user without a profile has null name and photo); nil for an unknown user.
     func profile(of user: UserID) throws(StoreError) -> Profile? {

@@ -2,6 +2,12 @@ import NIOCore
 
 /// Sockets: authenticate on open, then hand every message to the session's queue.
 extension SessionHub: WebSocketRoute {
+    package func allowsUpgrade(origin: String?, host: String?) -> Bool {
+        let allowed = origins.allows(origin: origin, host: host)
+        if !allowed { logger.info("upgrade refused", metadata: ["http.origin": "\(origin ?? "")"]) }
+        return allowed
+    }
+
     package func opened(_ connection: WebSocketConnection) {
         let endpoint = connection.endpoint
         guard let code = SessionCode(userInput: endpoint.sessionCode), let live = session(code) else {

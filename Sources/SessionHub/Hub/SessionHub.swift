@@ -24,6 +24,16 @@ package final class SessionHub: Sendable {
     let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
     /// Open WebSockets per user (`HubConfiguration.maxSocketsPerUser`).
     let userSockets: NIOLockedValueBox<UserSocketCounter>
+    /// Password attempts per client address and per account.
+    let loginLimiter: NIOLockedValueBox<LoginLimiter>
+    /// Where scrypt runs (bounded; never `worker`).
+    let passwords: WorkPool
+    /// Where profile updates that carry a photo are checked and decoded (bounded; never `worker`).
+    let photos: WorkPool
+    /// A hash of a random password: an unknown email's login is verified against it, so it costs one scrypt too.
+    let dummyPasswordHash: String
+    /// Web origins allowed to upgrade and to get CORS answers.
+    let origins: OriginPolicy
     /// Counters and gauges behind `GET /metrics`.
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
@@ -36,6 +46,18 @@ package final class SessionHub: Sendable {
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.logger = logger
+        self.loginLimiter = NIOLockedValueBox(LoginLimiter(
+            addressBurst: configuration.loginBurst, addressPerSecond: configuration.loginsPerSecond,
+            accountBurst: configuration.accountLoginBurst, accountPerSecond: configuration.accountLoginsPerSecond))
+        self.passwords = WorkPool(label: "pongd.passwords", threads: configuration.passwordThreads,
+                                  queueLimit: configuration.passwordQueue)
+        self.photos = WorkPool(label: "pongd.photos", threads: configuration.photoThreads,
+                               queueLimit: configuration.photoQueue)
+        var random = SystemRandomNumberGenerator()
+        self.dummyPasswordHash = try PasswordHasher(parameters: configuration.passwordHashing)
+            .hash(RandomID.hex(bytes: 16), using: &random)
+        self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
+                                    publicBaseURL: configuration.publicBaseURL)
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
@@ -46,6 +68,9 @@ package final class SessionHub: Sendable {
 
     /// The HTTP routes of the contract.
     package var router: HubRouter { HubRouter(hub: self) }
+
+    /// `GET /metrics` (and `/healthz`), for the metrics listener only (`pongd serve --metrics-port`).
+    package var metricsRouter: MetricsRouter { MetricsRouter(metrics: metrics) }
 
     /// The live session with this code, if any.
     func session(_ code: SessionCode) -> LiveSession? {

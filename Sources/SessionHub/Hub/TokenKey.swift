@@ -5,15 +5,16 @@ enum TokenKey {
     static let fileName = "token.key"
     static let length = 32
 
-    /// Reads the key, creating it (owner-readable only) on first start.
+    /// Reads the key, creating it (owner-readable only, 0600) on first start; an existing key is narrowed to 0600.
     static func load(dataDirectory: String) throws -> [UInt8] {
         let path = (dataDirectory as NSString).appendingPathComponent(fileName)
         if let data = FileManager.default.contents(atPath: path), data.count == length {
+            try DataFolder.restrictIfPresent(path)
             return Array(data)
         }
         var generator = SystemRandomNumberGenerator()
         let key = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        try DataFolder.prepare(dataDirectory)
         guard FileManager.default.createFile(atPath: path, contents: Data(key), attributes: [.posixPermissions: 0o600])
         else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])

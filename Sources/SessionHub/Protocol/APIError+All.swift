@@ -11,12 +11,14 @@ extension APIError {
         // The transport's limits (docs/SECURITY.md).
         .invalidWebSocketUpgrade, .unsupportedWebSocketVersion, .tooManyConnections,
         // Accounts, profiles, sessions, the journey.
-        .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .termsNotAccepted,
+        .invalidName, .invalidDisplayName, .invalidEmail, .passwordTooShort, .passwordTooCommon, .passwordTooLong,
+        .termsNotAccepted,
         .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,
+        .photoDimensionsTooLarge,
         .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .sessionFull, .gameInProgress, .notHost,
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
         .outOfOrder("m"), .notReady("m"), .testInProgress, .connectionTestFailed, .invalidResumeToken,
-        .dashboardReadOnly,
+        .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
     ] + media
 
     /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,

@@ -9,7 +9,9 @@ extension APIError {
         status: 400, code: "malformed_json", message: "The message is not a valid JSON object")
     /// A message `"type"` the server does not know.
     package static func unknownType(_ type: String) -> APIError {
-        APIError(status: 400, code: "unknown_type", message: "Unknown message type \"\(type.prefix(40))\"")
+        // At most 40 scalars of the type are echoed (40 characters could be megabytes of combining marks).
+        let shown = String(String.UnicodeScalarView(type.unicodeScalars.prefix(40)))
+        return APIError(status: 400, code: "unknown_type", message: "Unknown message type \"\(shown)\"")
     }
     /// A required field is absent.
     package static func missingField(_ field: String) -> APIError {
@@ -36,12 +38,19 @@ extension APIError {
     package static let tooManyConnections = APIError(
         status: 429, code: "too_many_connections", message: "Too many connections. Close some and try again")
 
+    // MARK: Exposure
+
+    /// A request, CORS preflight or WebSocket upgrade from a web page whose `Origin` is not allowed
+    /// (`pongd serve --allowed-origin`; by default only the server's own origin).
+    package static let originNotAllowed = APIError(
+        status: 403, code: "origin_not_allowed", message: "This website may not use this server")
+
     // MARK: Accounts and profiles
 
-    /// Signup name empty or over 100 characters.
+    /// Signup name empty, over 100 characters or 400 bytes, invisible, or holding control or bidi characters.
     package static let invalidName = APIError(
         status: 400, code: "invalid_name", message: "Enter your name (up to 100 characters)")
-    /// Display name empty, over 20 characters, or holding control characters.
+    /// Display name empty, over 20 characters or 128 bytes, invisible, or holding control or bidi characters.
     package static let invalidDisplayName = APIError(
         status: 400, code: "invalid_display_name", message: "Display name must be 1 to 20 characters")
     /// Not an email address.
@@ -50,6 +59,9 @@ extension APIError {
     /// Password under 10 characters.
     package static let passwordTooShort = APIError(
         status: 400, code: "weak_password", message: "Password must be at least 10 characters")
+    /// Password over 256 characters or 1024 bytes.
+    package static let passwordTooLong = APIError(
+        status: 400, code: "password_too_long", message: "Password must be at most 256 characters")
     /// Password on the common-passwords list.
     package static let passwordTooCommon = APIError(
         status: 400, code: "weak_password", message: "This password is too common. Choose another one")
@@ -59,6 +71,12 @@ extension APIError {
     /// Signup with an email that has an account.
     package static let emailTaken = APIError(
         status: 409, code: "email_taken", message: "An account with this email already exists")
+    /// Too many logins or signups from one client address, or logins to one account; `Retry-After` says when.
+    package static let tooManyLoginAttempts = APIError(
+        status: 429, code: "too_many_attempts", message: "Too many attempts. Wait a moment and try again")
+    /// The password pool's queue is full (a burst of logins or signups); `Retry-After: 1`.
+    package static let serverBusy = APIError(
+        status: 503, code: "server_busy", message: "The server is busy. Try again in a moment")
     /// Login with an unknown email or a wrong password (the same answer for both).
     package static let invalidCredentials = APIError(
         status: 401, code: "invalid_credentials", message: "Wrong email or password")
@@ -70,7 +88,10 @@ extension APIError {
     /// A token past its expiry.
     package static let tokenExpired = APIError(
         status: 401, code: "token_expired", message: "Your sign-in has expired. Please sign in again")
-    /// Photo not base64, or not a JPEG or PNG.
+    /// Photo wider or taller than 4096 pixels, or over 64 MiB once decoded (before any pixel is decoded).
+    package static let photoDimensionsTooLarge = APIError(
+        status: 400, code: "photo_dimensions_too_large", message: "Photo must be at most 4096×4096 pixels")
+    /// Photo not base64, not a JPEG or PNG, malformed, or not decodable.
     package static let invalidPhoto = APIError(
         status: 400, code: "invalid_photo", message: "Photo must be a JPEG or PNG image")
     /// Photo over 2 MB once decoded.

@@ -4,7 +4,20 @@ extension ClientMessage {
         /// The seat's resume token; absent or `null` starts the journey afresh on the seat.
         package var resumeToken: String?
 
+        /// Longest resume token accepted (the server issues 48 characters); longer is `invalid_field`.
+        package static let maxResumeTokenBytes = 128
+
         package init(resumeToken: String? = nil) { self.resumeToken = resumeToken }
+
+        private enum CodingKeys: String, CodingKey { case resumeToken }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            resumeToken = try container.decodeFieldIfPresent(String.self, forKey: .resumeToken)
+            if let resumeToken, resumeToken.utf8.count > Self.maxResumeTokenBytes {
+                throw DecodingError.dataCorruptedError(forKey: .resumeToken, in: container, debugDescription: "length")
+            }
+        }
     }
 
     /// `permissions {camera, microphone, notifications?}`: what the phone's OS answered.

@@ -23,19 +23,19 @@ package final class SessionStore: Sendable {
     let pool: DatabasePool
     private let removesDirectoryOnDeinit: Bool
 
-    /// Opens (creating the folder and file if needed) and migrates the database in `dataDirectory`.
+    /// Opens (creating the folder and file if needed) and migrates the database in `dataDirectory`. The folder is
+    /// made (or narrowed to) 0700, the database and its `-wal`/`-shm` files 0600.
     package convenience init(dataDirectory: String) throws(StoreError) {
         try self.init(dataDirectory: dataDirectory, removesDirectoryOnDeinit: false)
     }
 
     private init(dataDirectory: String, removesDirectoryOnDeinit: Bool) throws(StoreError) {
-        do {
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError.io.with(detail: "cannot create \(dataDirectory): \(error)")
-        }
+        try DataFolder.prepare(dataDirectory)
         directory = dataDirectory
         path = dataDirectory.hasSuffix("/") ? dataDirectory + Self.fileName : dataDirectory + "/" + Self.fileName
+        // Owner-only before SQLite opens it: the WAL and shared-memory files take the database file's mode.
+        try DataFolder.restrictFile(path)
+        for companion in ["-wal", "-shm"] { try DataFolder.restrictIfPresent(path + companion) }
         self.removesDirectoryOnDeinit = removesDirectoryOnDeinit
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true

@@ -50,10 +50,9 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             body.removeAll(keepingCapacity: true)
             apply(deadlines.headReceived(now: .now), context: context)
             if WebSocketUpgradeCheck.asksForWebSocket(requestHead.headers),
-                WebSocketEndpoint(uri: requestHead.uri) != nil
-            {
+                WebSocketEndpoint(uri: requestHead.uri) != nil,
                 let refusal = WebSocketUpgradeCheck.refusal(method: requestHead.method, headers: requestHead.headers)
-                    ?? .init(error: .invalidWebSocketUpgrade)
+            {
                 var response = HTTPResponse.error(refusal.error)
                 response.headers += refusal.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
                 return refuse(response, for: requestHead, context: context)
@@ -172,7 +171,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // A refused WebSocket upgrade is passed on as a request, which is answered above.
+        // A refused WebSocket upgrade is passed on as a request: an invalid one is answered above, a valid one the
+        // route refused (its origin) goes to the router, which answers 403.
         if error is NIOWebSocketUpgradeError { return }
         logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)

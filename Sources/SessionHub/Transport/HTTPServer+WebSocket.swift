@@ -5,8 +5,9 @@ import NIOHTTP1
 import NIOWebSocket
 
 extension HTTPServer {
-    /// Upgrades valid requests (`WebSocketUpgradeCheck`) for a WebSocket endpoint path; the others stay HTTP: the
-    /// `HTTPHandler` answers a refused upgrade, the router any other path.
+    /// Upgrades valid requests (`WebSocketUpgradeCheck`) for a WebSocket endpoint path whose origin the route allows
+    /// (`allowsUpgrade`); the others stay HTTP: the `HTTPHandler` answers an invalid upgrade, the router the rest
+    /// (403 for a refused origin, 404 for another path).
     static func webSocketUpgrader(route: any WebSocketRoute, ids: NIOLockedValueBox<UInt64>,
                                   limits: TransportLimits, logger: Logger) -> NIOWebSocketServerUpgrader
     {
@@ -16,6 +17,8 @@ extension HTTPServer {
             shouldUpgrade: { channel, head in
                 let upgrade = WebSocketEndpoint(uri: head.uri) != nil
                     && WebSocketUpgradeCheck.refusal(method: head.method, headers: head.headers) == nil
+                    && route.allowsUpgrade(origin: head.headers.first(name: "origin"),
+                                           host: head.headers.first(name: "host"))
                 return channel.eventLoop.makeSucceededFuture(upgrade ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, head in

@@ -106,6 +106,9 @@ package final class WebSocketConnection: Sendable, Hashable {
 
 /// Where a WebSocket's events go: implemented by the hub. Called on the socket's event loop; return quickly.
 package protocol WebSocketRoute: Sendable {
+    /// Whether an upgrade with these `Origin` and `Host` headers may proceed; a refused one is answered as plain
+    /// HTTP by the router. Defaults to true.
+    func allowsUpgrade(origin: String?, host: String?) -> Bool
     /// The upgrade completed.
     func opened(_ connection: WebSocketConnection)
     /// A complete text message of at most `WebSocketLimits.maxTextBytes`.
@@ -116,6 +119,10 @@ package protocol WebSocketRoute: Sendable {
     func oversized(bytes: Int, from connection: WebSocketConnection)
     /// The socket closed, for whatever reason.
     func closed(_ connection: WebSocketConnection)
+}
+
+extension WebSocketRoute {
+    package func allowsUpgrade(origin: String?, host: String?) -> Bool { true }
 }
 
 /// Frame and rate limits of the WebSocket endpoints (docs/PROTOCOL.md).

@@ -8,7 +8,8 @@ extension PhoneJourney {
         guard step != .finished, let call = pendingCall else { return [] }
         guard (200..<300).contains(status) else {
             let code = Self.errorCode(in: body) ?? "http_\(status)"
-            if status == 429 {
+            // 429 (a limit) and 503 with Retry-After (server_busy: a full password or photo queue) mean "later".
+            if status == 429 || (status == 503 && retryAfter != nil) {
                 return [.countError(code), .schedule(.retryHTTP, at: now.adding(seconds: max(0.2, retryAfter ?? 1)))]
             }
             return [.countError(code)] + fail(.http("\(call.label) answered \(status) \(code)"))

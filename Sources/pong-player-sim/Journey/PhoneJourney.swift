@@ -48,7 +48,7 @@ struct PhoneJourney {
 
     /// Timers the journey arms.
     enum Timer: Hashable, Sendable {
-        /// Repeat the last HTTP call (after a 429's Retry-After).
+        /// Repeat the last HTTP call (after a 429's or a 503's Retry-After).
         case retryHTTP
         /// Open the socket again after a drop.
         case reconnect
