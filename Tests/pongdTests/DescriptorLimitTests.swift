@@ -88,7 +88,11 @@ struct DescriptorLimitTests {
                              "--max-connections-per-address", "5000", "--request-head-timeout", "3"]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { process.terminate() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: folder)
+        }
         var started = false
         for _ in 0..<100 where !started {
             started = healthz(port).hasPrefix("HTTP/1.1 200")
