@@ -72,6 +72,7 @@ struct EndToEndExposureTests {
             #expect(answer.headers["x-content-type-options"] == "nosniff", "\(path)")
             #expect(answer.headers["referrer-policy"] == "no-referrer", "\(path)")
             #expect(answer.headers["cache-control"] == "no-store", "\(path)")
+            #expect(answer.headers["vary"] == "Origin", "\(path)")
         }
         try await server.stop()
     }

@@ -136,7 +136,7 @@ struct EndToEndPhotoTests {
         try await server.stop()
     }
 
-    @Test("a full photo pool answers 503 server_busy; name-only updates and GET /users/me go on")
+    @Test("a full photo pool answers 503 server_busy to photos and huge bodies; small updates and GET /users/me go on")
     func photoPoolFull() async throws {
         let server = try await HubTestServer.start { configuration in
             configuration.photoThreads = 1
@@ -148,6 +148,10 @@ struct EndToEndPhotoTests {
         let busy = try await profile(server, hosted.token, photo: PhotoFixtures.png(width: 8, height: 8))
         #expect(busy.status == 503)
         #expect((busy.body["error"] as? [String: Any])?["code"] as? String == "server_busy")
+        // A body over the JSON limit is read on the photo pool too, not on the worker.
+        let hugeName = try await server.call("POST", "/users/profile", token: hosted.token,
+                                             json: #"{"displayName":"\#(String(repeating: "a", count: 2_000_000))"}"#)
+        #expect(hugeName.status == 503)
         let nameOnly = try await server.call("POST", "/users/profile", token: hosted.token,
                                              json: #"{"displayName":"Ana"}"#)
         #expect(nameOnly.status == 200)

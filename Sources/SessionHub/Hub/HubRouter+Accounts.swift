@@ -13,19 +13,33 @@ extension HubRouter {
         return try json(201, AuthResponse(userId: user.id, token: issue(user.id, .guest), guest: true))
     }
 
-    /// `POST /users/profile`, on the worker: the body and the name are read there; a photo is checked and decoded
-    /// on the bounded photo pool (503 `server_busy` when it is full), never on the worker.
+    /// `POST /users/profile`. A photo is checked and decoded on the bounded photo pool (503 `server_busy` when it is
+    /// full), never on the worker; so is a whole body over the JSON limit (parsing megabytes of JSON takes about a
+    /// second). A small body is read on the worker.
     func updateProfile(_ request: HTTPRequest, reply: Reply) {
+        if request.body.count > Self.maxJSONBodyBytes {
+            return on(hub.photos, named: "photo", reply) { () throws(APIError) in
+                let (token, update, name) = try readProfile(request)
+                let photo = try update.photo.map { text throws(APIError) in try ProfilePhoto(base64: text) }
+                return try saveProfile(token, name: name, photo: photo)
+            }
+        }
         onWorker(reply) { () throws(APIError) -> HTTPResponse? in
-            let token = try caller(request, allowing: [.user, .guest])
-            let update = try body(ProfileRequest.self, of: request, limit: HTTPHandler.maxBodyBytes)
-            let name = try DisplayName(validating: update.displayName)
+            let (token, update, name) = try readProfile(request)
             guard let photo = update.photo else { return try saveProfile(token, name: name, photo: nil) }
             on(hub.photos, named: "photo", reply) { () throws(APIError) in
                 try saveProfile(token, name: name, photo: try ProfilePhoto(base64: photo))
             }
             return nil
         }
+    }
+
+    private func readProfile(_ request: HTTPRequest) throws(APIError)
+        -> (token: AccessToken, update: ProfileRequest, name: DisplayName)
+    {
+        let token = try caller(request, allowing: [.user, .guest])
+        let update = try body(ProfileRequest.self, of: request, limit: HTTPHandler.maxBodyBytes)
+        return (token, update, try DisplayName(validating: update.displayName))
     }
 
     private func saveProfile(_ token: AccessToken, name: DisplayName, photo: ProfilePhoto?) throws(APIError)

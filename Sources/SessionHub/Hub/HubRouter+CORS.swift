@@ -7,9 +7,10 @@ extension HubRouter {
     static let corsMaxAge = 600
 
     /// The headers every answer to a request from `origin` carries (only called once `origin` is allowed): the
-    /// origin itself, `Vary: Origin`, and `Retry-After` readable by the page.
+    /// origin itself, `Vary: Origin`, and `Retry-After` readable by the page. Without an origin only `Vary: Origin`,
+    /// so a shared cache never hands one origin's answer (a photo) to another.
     func corsHeaders(origin: String?) -> [(String, String)] {
-        guard let origin, !origin.isEmpty else { return [] }
+        guard let origin, !origin.isEmpty else { return [("Vary", "Origin")] }
         return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin"),
                 ("Access-Control-Expose-Headers", "Retry-After")]
     }
