@@ -28,7 +28,7 @@ struct IngestSequenceTests {
         #expect(tracker.step(UInt32.max) == .stale)
     }
 
-    @Test("stream time is less pre-skip; capture time is the packet's plus the offset into it")
+    @Test("stream time is less pre-skip; capture time is the input's: its packet's plus its offset, pre-skip out")
     func captureTimes() {
         var timeline = StreamTimeline(sampleRate: 48000, preSkip: 312)
         timeline.packetStarts(captureTime: 5_000_000)
@@ -37,9 +37,11 @@ struct IngestSequenceTests {
         timeline.fed(frames: 960)
         #expect(timeline.streamTime(ofStreamFrame: 312) == 0)
         #expect(timeline.streamTime(ofStreamFrame: 48312) == 1)
-        #expect(timeline.captureTime(ofStreamFrame: 480) == 5_010_000)
-        #expect(timeline.captureTime(ofStreamFrame: 960 + 48) == 5_021_400)
-        #expect(timeline.captureTime(ofStreamFrame: 5000) == 5_020_400 + 84_167)
+        // Decoded frame f holds input sample f − 312.
+        #expect(timeline.captureTime(ofStreamFrame: 480) == 5_003_500)
+        #expect(timeline.captureTime(ofStreamFrame: 960 + 48) == 5_014_500, "input 696: still the first packet")
+        #expect(timeline.captureTime(ofStreamFrame: 960 + 312) == 5_020_400, "input 960: the second packet's start")
+        #expect(timeline.captureTime(ofStreamFrame: 5000) == 5_020_400 + 77_667)
     }
 
     @Test("a skipped gap moves stream time ahead of the detector's count, from the splice on")

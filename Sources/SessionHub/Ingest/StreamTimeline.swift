@@ -74,9 +74,12 @@ package struct StreamTimeline: Sendable {
         Double(frame - preSkipFrames) / Double(sampleRate)
     }
 
-    /// The phone's capture time, in µs, of a stream frame: the captureTime of the packet holding it plus the frame's
-    /// offset into that packet (from the oldest known packet when it is older than all of them); nil before any.
-    package func captureTime(ofStreamFrame frame: Int64) -> UInt64? {
+    /// The phone's capture time, in µs, of a stream frame: the decoder delays every input sample by `preSkip`
+    /// frames, so the frame holds input sample `frame − preSkip`, whose time is the captureTime of the packet that
+    /// carried it plus its offset into that packet (from the oldest known packet when it is older than all of them);
+    /// nil before any packet.
+    package func captureTime(ofStreamFrame decoded: Int64) -> UInt64? {
+        let frame = decoded - preSkipFrames
         var best: (start: Int64, captureTime: UInt64)?
         var oldest: (start: Int64, captureTime: UInt64)?
         for packet in packets {
