@@ -58,7 +58,8 @@ extension HubRouter {
                 throw storeFailure(error)
             }
             // An unknown email costs one scrypt too (against a dummy hash), so timing does not tell it apart.
-            let hash = stored?.passwordHash ?? hub.dummyPasswordHash
+            let hash: String
+            if let known = stored?.passwordHash { hash = known } else { hash = try hub.dummyPasswordHash.value() }
             let matches = hub.hasher.verify(login.password, against: hash)
             guard let user = stored, stored?.passwordHash != nil, matches else { throw .invalidCredentials }
             return try json(200, AuthResponse(userId: user.id, token: issue(user.id, .user)))

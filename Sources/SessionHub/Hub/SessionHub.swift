@@ -31,7 +31,7 @@ package final class SessionHub: Sendable {
     /// Where profile updates that carry a photo are checked and decoded (bounded; never `worker`).
     let photos: WorkPool
     /// A hash of a random password: an unknown email's login is verified against it, so it costs one scrypt too.
-    let dummyPasswordHash: String
+    let dummyPasswordHash: DummyPasswordHash
     /// Web origins allowed to upgrade and to get CORS answers.
     let origins: OriginPolicy
     /// Counters and gauges behind `GET /metrics`.
@@ -53,9 +53,7 @@ package final class SessionHub: Sendable {
                                   queueLimit: configuration.passwordQueue)
         self.photos = WorkPool(label: "pongd.photos", threads: configuration.photoThreads,
                                queueLimit: configuration.photoQueue)
-        var random = SystemRandomNumberGenerator()
-        self.dummyPasswordHash = try PasswordHasher(parameters: configuration.passwordHashing)
-            .hash(RandomID.hex(bytes: 16), using: &random)
+        self.dummyPasswordHash = DummyPasswordHash(parameters: configuration.passwordHashing)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
                                     publicBaseURL: configuration.publicBaseURL)
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
