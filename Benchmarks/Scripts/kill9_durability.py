@@ -2,7 +2,8 @@
 """Kill -9 right after each acknowledged change, restart, and check the change is there (issue 13, "Durable by
 construction").
 
-    kill9_durability.py PONGD_BINARY [--rounds 50] [--kinds guest,signup,...] [--fresh-folder] [--work DIR]
+    kill9_durability.py PONGD_BINARY [--rounds 50] [--rounds-of KIND=N] [--kinds guest,signup,...]
+                        [--fresh-folder] [--work DIR] [--verbose]
 
 For each kind of change and each round: start `PONGD serve` on free ports with a data folder (one folder per kind,
 reused by all its rounds, so restored sessions pile up as they would on a real server; `--fresh-folder` for a new one
@@ -877,6 +878,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("binary", help="the pongd executable")
     parser.add_argument("--rounds", type=int, default=50, help="rounds per kind (default 50)")
+    parser.add_argument("--rounds-of", action="append", default=[], metavar="KIND=N",
+                        help="another number of rounds for one kind (repeatable), e.g. activity=2")
     parser.add_argument("--kinds", default=",".join(ALL_KINDS), help="comma-separated, of: " + ",".join(ALL_KINDS))
     parser.add_argument("--fresh-folder", action="store_true",
                         help="a new data folder for each round (default: one folder per kind, reused)")
@@ -888,6 +891,12 @@ def main():
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         parser.error(f"unknown kinds {unknown}; known: {','.join(ALL_KINDS)}")
+    rounds = {k: args.rounds for k in kinds}
+    for item in args.rounds_of:
+        kind, _, n = item.partition("=")
+        if kind not in KINDS or not n.isdigit():
+            parser.error(f"--rounds-of {item}: expected KIND=N")
+        rounds[kind] = int(n)
     binary = os.path.abspath(args.binary)
     work = args.work or tempfile.mkdtemp(prefix="kill9-")
     os.makedirs(work, exist_ok=True)
@@ -897,7 +906,7 @@ def main():
                "dataFolder": "fresh each round" if args.fresh_folder else "one per kind, reused by its rounds",
                "kinds": {}}
     for name in kinds:
-        summary["kinds"][name] = run_kind(binary, name, args.rounds, work, args.fresh_folder, args.verbose)
+        summary["kinds"][name] = run_kind(binary, name, rounds[name], work, args.fresh_folder, args.verbose)
         if args.verbose:
             print(f"{name}: {json.dumps(summary['kinds'][name])}", file=sys.stderr)
     totals = {key: sum(k[key] for k in summary["kinds"].values()) for key in ("rounds", "lost", "resurrected", "errors")}

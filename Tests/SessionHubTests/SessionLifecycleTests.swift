@@ -305,4 +305,17 @@ struct JourneySnapshotTests {
         broken.permissions = nil
         #expect(PlayerJourney(restoring: broken, awaitingUntil: now, policy: .init(), now: now, wallNow: wall).phase == .profiled)
     }
+
+    @Test("a journey stored at joined whose profile got a name (answered 200, then killed) comes back profiled")
+    func nameStoredBeforeTheStep() {
+        let joined = PlayerJourney.Snapshot(
+            phase: PlayerJourney.Phase.joined.rawValue, displayName: "Ari", photoURL: nil, permissions: nil,
+            streamConfig: nil, withoutVideo: false, withoutAudio: false, videoStarted: false, audioStarted: false,
+            muted: .init(), test: nil, testedAt: nil, battery: nil, streamRequest: nil)
+        let now = ContinuousClock.now
+        #expect(PlayerJourney(restoring: joined, awaitingUntil: now, policy: .init(), now: now, wallNow: wall).phase == .profiled)
+        var unnamed = joined
+        unnamed.displayName = nil
+        #expect(PlayerJourney(restoring: unnamed, awaitingUntil: now, policy: .init(), now: now, wallNow: wall).phase == .joined)
+    }
 }

@@ -59,6 +59,9 @@ extension PlayerJourney {
         }
         var restored = Phase(rawValue: snapshot.phase) ?? .joined
         restored = min(restored, .tested)
+        // The profile is stored before `POST /users/profile` answers, the journey step it completes a moment later
+        // on the session's queue: a name stored by then completes it here, as `profileUpdated` would have.
+        if restored == .joined, !(displayName?.isEmpty ?? true) { restored = .profiled }
         if restored == .tested, connectionTest == nil { restored = .streamConfigured }
         if restored == .streamConfigured, connectionTest != nil { restored = .tested }
         if restored >= .streamConfigured, streamConfig == nil, video == .off, audio == .off { restored = .permissions }

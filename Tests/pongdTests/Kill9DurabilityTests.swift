@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// Issue 13, "Durable by construction", on a real process: `Benchmarks/Scripts/kill9_durability.py` kills
+/// `pongd serve` with SIGKILL the instant each kind of acknowledged change is acknowledged, restarts it on the same
+/// data folder and checks through the API that the change is there and that nothing ended came back
+/// (BENCHMARKS.md has the 50-round run).
+@Suite("kill -9 right after each acknowledged change", .serialized)
+struct Kill9DurabilityTests {
+    /// Debian's python3 (standard library only).
+    static let python = "/usr/bin/python3"
+    static var unavailable: String? {
+        FileManager.default.isExecutableFile(atPath: python) ? nil : "\(python) is not installed"
+    }
+
+    static let script = RealCorpusToolTests.repository
+        .appendingPathComponent("Benchmarks/Scripts/kill9_durability.py").path
+
+    /// A few rounds of every kind (the slow ones fewer), about a minute in a debug build.
+    static let arguments = ["--rounds", "3", "--rounds-of", "activity=1", "--rounds-of", "signup=1",
+                            "--rounds-of", "start=2", "--rounds-of", "ready=2", "--rounds-of", "test=2"]
+
+    @Test("nothing acknowledged is lost and nothing ended comes back (every kind of change)",
+          .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")), .timeLimit(.minutes(5)))
+    func everyKind() throws {
+        let run = try ToolRun.run(Self.python, [Self.script, ToolRun.pongd().path] + Self.arguments)
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+            "no JSON summary (status \(run.status)): \(run.stderr)")
+        let kinds = try #require(summary["kinds"] as? [String: [String: Any]])
+        #expect(kinds.count == 15, "\(kinds.keys.sorted())")
+        for (kind, result) in kinds.sorted(by: { $0.key < $1.key }) {
+            let failures = result["failures"] as? [String] ?? []
+            #expect(result["lost"] as? Int == 0, "\(kind): lost \(failures)")
+            #expect(result["resurrected"] as? Int == 0, "\(kind): resurrected \(failures)")
+            #expect(result["errors"] as? Int == 0, "\(kind): could not run \(failures) (logs: \(summary["work"] ?? ""))")
+            #expect((result["rounds"] as? Int ?? 0) >= 1, "\(kind): no round ran")
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+}
