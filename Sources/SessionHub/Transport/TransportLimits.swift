@@ -27,6 +27,10 @@ public struct TransportLimits: Sendable, Equatable {
     public var pongTimeout: Duration = .seconds(20)
     /// While `accept` fails (no descriptor left), the listener waits this long before accepting again.
     public var acceptBackoff: Duration = .seconds(1)
+    /// Reverse proxies whose `X-Forwarded-For` or `Forwarded` header names the client (`--trusted-proxy`): every
+    /// per-address limit after the request head uses that client address; the per-address connection cap at the
+    /// accept does not apply to them (only the total cap does).
+    public var trustedProxies = TrustedProxies()
 
     public init() {}
 
