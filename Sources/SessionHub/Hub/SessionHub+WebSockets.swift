@@ -93,7 +93,8 @@ extension SessionHub: WebSocketRoute {
     }
 
     private func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
-        logger.info("socket refused", metadata: [
+        // A guesser's refusals come by the thousand a second: not worth a line each at info.
+        logger.log(level: error == .tooManyCodeGuesses ? .debug : .info, "socket refused", metadata: [
             "socket.path.code": "\(connection.endpoint.sessionCode)", "error.code": "\(error.code)",
             "close.code": "\(code.code)",
         ])
