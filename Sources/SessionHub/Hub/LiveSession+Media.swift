@@ -24,6 +24,19 @@ extension LiveSession {
         }
     }
 
+    /// Bulk probe filler read from `connection` in one burst (`FillerBatch`): feeds the player's running test.
+    func filler(bytes: Int, from connection: ConnectionID) {
+        let arrival = ContinuousClock.now
+        queue.async {
+            guard case .player(let player, let greeted)? = self.state.sockets[connection], greeted else {
+                self.mediaRejected(self.notFromAPlayer(connection) ?? .outOfOrder("Say hello before sending media"),
+                                   from: connection, at: arrival)
+                return
+            }
+            self.fillerArrived(from: player, bytes: bytes, at: arrival)
+        }
+    }
+
     /// A binary message from `connection` that is not a media frame: answered like every rejected frame.
     func malformedFrame(_ error: MediaFrameError, from connection: ConnectionID) {
         let arrival = ContinuousClock.now
