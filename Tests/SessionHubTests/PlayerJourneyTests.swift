@@ -227,6 +227,14 @@ struct PlayerJourneyTests {
         #expect(journey.received(.connectionTestStart, now: t0) == [.startConnectionTest])
     }
 
+    @Test("audio.preSkip goes to the audio ingest once a stream has audio; before, stream_not_started")
+    func audioPreSkip() {
+        var early = Fixture.journey(at: .permissions)
+        #expect(early.received(.audioPreSkip(.init(preSkip: 312)), now: t0) == [.send(.error(.streamNotStarted))])
+        var streaming = Fixture.journey(at: .streamConfigured)
+        #expect(streaming.received(.audioPreSkip(.init(preSkip: 312)), now: t0) == [.setAudioPreSkip(312)])
+    }
+
     @Test("a test cut short by a dropped socket is reported as interrupted on the next hello, once")
     func interruptedTest() {
         var journey = Fixture.journey(at: .streamConfigured)

@@ -119,7 +119,10 @@ extension LiveSession {
                     "player.id": "\(player)", "track": "\(kind.rawValue)", "state": "\(mediaState.rawValue)",
                 ])
                 perform(state.mediaChanged(player, kind, to: mediaState, now: .now))
-            case .report(let report, let grade):
+            case .report(var report, let grade):
+                if let gaps = streams[player]?.audio?.captureGaps, gaps.count > 0 {
+                    report.captureGaps = .init(count: gaps.count, ms: (Double(gaps.micros) / 100).rounded() / 10)
+                }
                 if let socket = state.seats[player]?.connection { send(.stream(report), to: socket) }
                 let actions = state.mediaRateGraded(player, grade)
                 if !actions.isEmpty { perform(actions) }

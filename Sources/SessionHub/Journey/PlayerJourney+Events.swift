@@ -37,6 +37,10 @@ extension PlayerJourney {
             let changed = muted != LobbySnapshot.Muted(video: mute.video, audio: mute.audio)
             muted = LobbySnapshot.Muted(video: mute.video, audio: mute.audio)
             return settle(now: now, lobbyChanged: changed)
+        case .audioPreSkip(let delay):
+            // The track exists from `POST /streams/start` with audio until the seat goes: `off` means none.
+            guard audio != .off else { return [.send(.error(.streamNotStarted))] }
+            return [.setAudioPreSkip(delay.preSkip)]
         }
     }
 

@@ -45,6 +45,8 @@ package struct PlayerJourney: Hashable, Sendable {
         case forwardProbePong(ProbeStamp, receivedAt: ContinuousClock.Instant)
         /// Make sure a timer fires at this instant (the grace deadline).
         case scheduleTimer(at: ContinuousClock.Instant)
+        /// The audio track's encoder delay changed (`audio.preSkip`): tell the player's audio ingest.
+        case setAudioPreSkip(Int)
     }
 
     /// A finished connection test and when it finished.
