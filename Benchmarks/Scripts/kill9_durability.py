@@ -48,8 +48,11 @@ ALL_KINDS = ["guest", "signup", "profile", "create", "join", "permissions", "str
              "ready", "start", "end", "leave", "freed", "activity"]
 
 # Limits a test from one address would hit (each round makes a few joins and logins; defaults are per minute).
+# (Failed code lookups: the `end` kind's checks look up ended codes on purpose.)
 GENEROUS = ["--join-burst", "100000", "--joins-per-minute", "1000000", "--login-burst", "100000",
-            "--logins-per-minute", "1000000", "--max-connections-per-address", "100000"]
+            "--logins-per-minute", "1000000", "--max-connections-per-address", "100000",
+            "--code-guess-burst", "100000", "--code-guesses-per-minute", "1000000",
+            "--session-join-burst", "100000", "--session-joins-per-minute", "1000000"]
 
 
 class Lost(Exception):
@@ -351,8 +354,8 @@ def host_session(port):
 class Player:
     """A guest with a seat, and its socket."""
 
-    def __init__(self, port, code, name="Ana", join=True):
-        self.code = code
+    def __init__(self, port, session, name="Ana", join=True):
+        self.code, self.host_token = session["code"], session["hostToken"]
         self.user, self.token = guest(port, name)
         self.player_id = self.resume_token = self.ws = None
         if join:
@@ -446,15 +449,16 @@ class Player:
 
 # ------------------------------------------------------------------------------------------------------------ Checks
 
-def lobby(port, code):
-    return call(port, "GET", f"/sessions/{code}")
+def lobby(port, code, host_token=None):
+    """`GET /sessions/{code}`: the full lobby with the host's token (without one, a stranger's summary)."""
+    return call(port, "GET", f"/sessions/{code}", token=host_token)
 
 
-def seat_in_lobby(port, code, player_id):
-    status, body = lobby(port, code)
+def seat_in_lobby(port, player):
+    status, body = lobby(port, player.code, player.host_token)
     if status != 200:
-        raise Lost(f"the session {code} is gone: HTTP {status} {body}")
-    return next((p for p in body["players"] if p["playerId"] == player_id), None)
+        raise Lost(f"the session {player.code} is gone: HTTP {status} {body}")
+    return next((p for p in body["players"] if p["playerId"] == player.player_id), None)
 
 
 def resume(port, player):
@@ -543,7 +547,7 @@ def kind_signup(srv):
 
 def kind_profile(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"], name=None)   # no name yet: the journey waits at `joined`
+    player = Player(srv.port, session, name=None)   # no name yet: the journey waits at `joined`
     player.hello(srv.port)
     name = "N" + os.urandom(4).hex()
     expect(call(srv.port, "POST", "/users/profile", {"displayName": name}, player.token), 200, "profile")
@@ -556,7 +560,7 @@ def kind_profile(srv):
 
     def check(port):
         recheck(port)
-        seat = seat_in_lobby(port, session["code"], player.player_id)
+        seat = seat_in_lobby(port, player)
         if seat is None or seat["name"] != name:
             raise Lost(f"the lobby shows {seat}")
         resume(port, player)
@@ -571,7 +575,7 @@ def kind_create(srv):
     code = body["code"]
 
     def check(port):
-        status, snapshot = lobby(port, code)
+        status, snapshot = lobby(port, code, body["hostToken"])
         if status != 200 or snapshot["state"] != "waiting" or snapshot["game"]["pointsToWin"] != 21:
             raise Lost(f"GET /sessions/{code}: {status} {snapshot}")
         status, me = call(port, "GET", "/users/me", token=body["hostToken"])
@@ -582,13 +586,13 @@ def kind_create(srv):
 
 def kind_join(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"], "Jo", join=False)
+    player = Player(srv.port, session, "Jo", join=False)
     body = expect(player.join(srv.port), 200, "join")
     killed = srv.kill()
     player.joined(body)
 
     def recheck(port):
-        if seat_in_lobby(port, player.code, player.player_id) is None:
+        if seat_in_lobby(port, player) is None:
             raise Lost("the seat is not in the lobby")
 
     def check(port):
@@ -599,7 +603,7 @@ def kind_join(srv):
 
 def kind_permissions(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     player.permissions()
     killed = srv.kill()
@@ -612,7 +616,7 @@ def kind_permissions(srv):
 
 def kind_streamconfig(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     player.permissions()
     player.stream_config()
@@ -626,14 +630,14 @@ def kind_streamconfig(srv):
 
 def kind_streams(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     player.permissions()
     expect(player.start_video(srv.port), 200, "streams/start")
     killed = srv.kill()
 
     def check(port):
-        seat = seat_in_lobby(port, player.code, player.player_id)
+        seat = seat_in_lobby(port, player)
         if seat is None or seat["stream"]["video"] != "starting":
             raise Lost(f"the started video track is not back as starting: {seat}")
         resume(port, player)
@@ -643,7 +647,7 @@ def kind_streams(srv):
 
 def tested_check(player):
     def check(port):
-        seat = seat_in_lobby(port, player.code, player.player_id)
+        seat = seat_in_lobby(port, player)
         if seat is None or seat["grade"] is None:
             raise Lost(f"the connection test's grade is gone: {seat}")
         resume(port, player)
@@ -653,7 +657,7 @@ def tested_check(player):
 
 def kind_test(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     player.permissions()
     player.stream_config()
@@ -666,7 +670,7 @@ def kind_ready(srv):
     """`ready` is not kept across a restart by design (PROTOCOL.md: a ready player is back at the tested step);
     what its acknowledgment must not lose is everything before it."""
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.to_ready_but_one(srv.port)
     player.ready()
     killed = srv.kill()
@@ -675,7 +679,7 @@ def kind_ready(srv):
 
 def kind_start(srv):
     session = host_session(srv.port)
-    players = [Player(srv.port, session["code"], name) for name in ("Ana", "Bo")]
+    players = [Player(srv.port, session, name) for name in ("Ana", "Bo")]
     failures = []
 
     def prepare(player):
@@ -695,7 +699,7 @@ def kind_start(srv):
     killed = srv.kill()
 
     def check(port):
-        status, snapshot = lobby(port, session["code"])
+        status, snapshot = lobby(port, session["code"], session["hostToken"])
         if status != 200 or snapshot["state"] != "playing":
             raise Lost(f"GET /sessions/{session['code']}: {status} {snapshot and snapshot.get('state')}")
     return killed, check, check
@@ -703,7 +707,7 @@ def kind_start(srv):
 
 def kind_end(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     expect(call(srv.port, "POST", f"/sessions/{session['code']}/end", token=session["hostToken"]), 200, "end")
     killed = srv.kill()
@@ -722,7 +726,7 @@ def kind_end(srv):
 
 def kind_leave(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     player.ws.send({"type": "leave"})
     kind, code = player.ws.wait(lambda m: False, what="close 4002")
@@ -731,7 +735,7 @@ def kind_leave(srv):
     killed = srv.kill()
 
     def recheck(port):
-        if seat_in_lobby(port, player.code, player.player_id) is not None:
+        if seat_in_lobby(port, player) is not None:
             raise Resurrected("the left seat is back in the lobby")
 
     def check(port):
@@ -744,7 +748,7 @@ def kind_freed(srv):
     session = host_session(srv.port)
     dashboard = WebSocket(srv.port, f"/sessions/{session['code']}/dashboard?token={session['hostToken']}")
     dashboard.message("welcome")
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     kind, m = dashboard.wait(lambda m: m.get("type") == "lobby" and any(
         p["playerId"] == player.player_id and p["connection"] == "connected" for p in m["players"]),
@@ -758,7 +762,7 @@ def kind_freed(srv):
     killed = srv.kill()
 
     def recheck(port):
-        if seat_in_lobby(port, player.code, player.player_id) is not None:
+        if seat_in_lobby(port, player) is not None:
             raise Resurrected("the freed seat is back in the lobby")
 
     def check(port):
@@ -773,7 +777,7 @@ ACTIVITY_USE_SECONDS = 7.5
 
 def kind_activity(srv):
     session = host_session(srv.port)
-    player = Player(srv.port, session["code"])
+    player = Player(srv.port, session)
     player.hello(srv.port)
     until = time.monotonic() + ACTIVITY_USE_SECONDS
     while True:
@@ -785,7 +789,7 @@ def kind_activity(srv):
     killed = srv.kill()
 
     def check(port):
-        status, snapshot = lobby(port, session["code"])
+        status, snapshot = lobby(port, session["code"], session["hostToken"])
         if status != 200:
             raise Lost(f"a session in use for {ACTIVITY_USE_SECONDS} s (idle timeout "
                        f"{ACTIVITY_IDLE_MINUTES * 60:g} s) was ended at start-up: {status}")
