@@ -74,6 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits against hostile clients (docs/SECURITY.md)")
     var limits: LimitOptions
 
+    @OptionGroup(title: "Quotas (docs/SECURITY.md)")
+    var quotaOptions: QuotaOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -127,6 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.photoQueue = photoQueue
             configuration.session.helloTimeout = .milliseconds(Int64(limits.helloTimeout * 1000))
             configuration.maxSocketsPerUser = limits.maxSocketsPerUser
+            configuration.quotas = try quotaOptions.quotas()
             server = try PongServer(configuration: configuration, host: host, port: port,
                                     transport: try limits.transportLimits(), metricsHost: metricsHost,
                                     metricsPort: metricsPort, logger: logger)

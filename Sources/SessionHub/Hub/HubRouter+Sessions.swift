@@ -5,17 +5,18 @@ extension HubRouter {
     func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let token = try caller(request, allowing: [.user, .guest])
         let settings = try body(CreateSessionRequest.self, of: request).settings
-        var random = SystemRandomNumberGenerator()
-        guard let code = SessionCode.generate(using: &random, avoiding: hub.liveCodes) else { throw .internal }
+        let code = try reserveCode(host: token.userId)
         let hostName: String
         do throws(StoreError) {
             let profileName = try hub.store.profile(userId: token.userId)?.displayName
-            let accountName = try hub.store.user(id: token.userId)?.name
-            hostName = profileName ?? accountName ?? "Host"
+            // A purged guest's token (its user is gone) is no longer valid.
+            guard let accountName = try hub.store.user(id: token.userId)?.name else { throw StoreError.notFound }
+            hostName = profileName ?? accountName
             try hub.store.createSession(StoredSession(code: code, hostUserId: token.userId, game: settings,
                                                       createdAt: Date()))
         } catch {
-            throw storeFailure(error)
+            hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+            throw error == .notFound ? .invalidToken : storeFailure(error)
         }
         let (state, actions) = SessionState.create(
             code: code, host: SessionState.Host(userId: token.userId, name: hostName), game: settings, now: .now,
@@ -26,6 +27,24 @@ extension HubRouter {
         return try json(201, CreateSessionResponse(
             code: code.value, displayCode: code.displayCode, joinURL: "\(base)/join/\(code.value)",
             hostToken: issue(token.userId, .host)))
+    }
+
+    /// A fresh code claimed for a session `host` creates, in O(1) however many sessions are live: 429
+    /// `too_many_sessions` when `host` already hosts `maxLiveSessionsPerUser` live sessions.
+    private func reserveCode(host: UserID) throws(APIError) -> SessionCode {
+        var random = SystemRandomNumberGenerator()
+        let limit = hub.quotas.limits.maxLiveSessionsPerUser
+        for _ in 0..<64 {
+            guard let code = SessionCode.generate(using: &random, avoiding: []) else { break }
+            switch hub.quotas.userSessions.withLockedValue({ $0.reserve(code, host: host, limit: limit) }) {
+            case .reserved: return code
+            case .codeTaken: continue
+            case .tooManySessions:
+                hub.logger.info("sessions limited", metadata: ["user.id": "\(host)"])
+                throw .tooManySessions
+            }
+        }
+        throw .internal
     }
 
     func lobby(code text: String, reply: Reply) {
@@ -54,12 +73,19 @@ extension HubRouter {
             return reply.send(.error(.sessionNotFound))
         }
         hub.worker.async {
-            let profile = (try? self.profile(of: token.userId)) ?? nil
+            let profile: Profile?
+            do throws(StoreError) {
+                profile = try self.profile(of: token.userId)
+            } catch {
+                return reply.send(.error(storeFailure(error)))
+            }
+            // A purged guest's token (its user is gone) is no longer valid.
+            guard let profile else { return reply.send(.error(.invalidToken)) }
             let playerId = PlayerID(RandomID.hex(bytes: 12))
             let resumeToken = RandomID.hex(bytes: 24)
             live.request({ state, now throws(APIError) in
-                let outcome = try state.join(user: token.userId, displayName: profile?.displayName,
-                                             photoURL: profile?.photoURL, playerId: playerId,
+                let outcome = try state.join(user: token.userId, displayName: profile.displayName,
+                                             photoURL: profile.photoURL, playerId: playerId,
                                              resumeToken: resumeToken, now: now)
                 // Written before the actions run (and so before the reply), the seat's row before its journey.
                 if outcome.playerId == playerId { hub.recordSeat(outcome, code: code, user: token.userId) }

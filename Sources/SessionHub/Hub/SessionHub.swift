@@ -38,6 +38,8 @@ package final class SessionHub: Sendable {
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
     let events: EventWriter
+    /// Guests per address, live sessions per user (and the user → sessions index), photo bytes per user.
+    let quotas: QuotaLedger
 
     /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -60,10 +62,12 @@ package final class SessionHub: Sendable {
                                     publicBaseURL: configuration.publicBaseURL)
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
+        self.quotas = QuotaLedger(limits: configuration.quotas)
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))
         try restoreLiveSessions()
+        purgeUnjoinedGuestsIfDue()
     }
 
     /// The HTTP routes of the contract.
@@ -98,6 +102,10 @@ package final class SessionHub: Sendable {
                                recorder: recorder(for: state.code),
                                onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
                                onDiscard: { [weak self] code in self?.discard(code) })
+        quotas.userSessions.withLockedValue { index in
+            index.add(host: state.host.userId, of: state.code)
+            for seat in state.seats.values { index.add(member: seat.userId, of: state.code) }
+        }
         let count = sessions.withLockedValue { sessions in
             sessions[state.code] = live
             return sessions.count
@@ -109,6 +117,7 @@ package final class SessionHub: Sendable {
 
     /// A session ended (its end is already recorded): forget it and drop guest data nobody needs any more.
     private func discard(_ code: SessionCode) {
+        quotas.userSessions.withLockedValue { $0.remove(code) }
         let count = sessions.withLockedValue { sessions in
             sessions.removeValue(forKey: code)
             return sessions.count
@@ -134,6 +143,7 @@ package final class SessionHub: Sendable {
     /// Stores a new seat so it survives a restart; call on the session's queue, before the join is answered (it
     /// returns once the seat is written).
     func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
+        quotas.userSessions.withLockedValue { $0.add(member: user, of: code) }
         let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
                                           resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
         write("a seat", ["session.code": "\(code)"]) { (store) throws(StoreError) in

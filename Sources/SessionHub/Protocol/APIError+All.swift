@@ -19,6 +19,8 @@ extension APIError {
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
         .outOfOrder("m"), .notReady("m"), .testInProgress, .connectionTestFailed, .invalidResumeToken,
         .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
+        // Quotas (APIError+Quotas.swift, docs/SECURITY.md).
+        .tooManyGuests, .tooManySessions, .tooManyPhotoUploads, .photoQuotaExceeded,
     ] + media
 
     /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,

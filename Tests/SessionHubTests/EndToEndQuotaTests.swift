@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import SessionHub
+
+/// Issue 12, item 6 ("No quotas") against a real server: guests per address, live sessions per user, photo bytes
+/// per user, the purge of unjoined guests, and a profile update that costs the same at 20,000 live sessions.
+@Suite("End to end: quotas", .serialized, .timeLimit(.minutes(3)))
+struct EndToEndQuotaTests {
+    private func code(_ answer: (status: Int, body: [String: Any], headers: [String: String])) -> String? {
+        (answer.body["error"] as? [String: Any])?["code"] as? String
+    }
+
+    @Test("guests from one address: the burst, then 429 too_many_guests with Retry-After")
+    func guestsPerAddress() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.quotas.guestBurst = 3
+            configuration.quotas.guestsPerSecond = 3.0 / 3600
+        }
+        var statuses: [Int] = []
+        for _ in 0..<4 { statuses.append(try await server.call("POST", "/auth/guest").status) }
+        #expect(statuses == [201, 201, 201, 429])
+        let limited = try await server.call("POST", "/auth/guest")
+        #expect(code(limited) == "too_many_guests")
+        #expect((1...1200).contains(Int(limited.headers["retry-after"] ?? "") ?? 0))
+        try await server.stop()
+    }
+
+    @Test("live sessions per user: beyond the limit 429 too_many_sessions; ending one frees a place")
+    func sessionsPerUser() async throws {
+        let server = try await HubTestServer.start { $0.quotas.maxLiveSessionsPerUser = 2 }
+        let guest = try await server.call("POST", "/auth/guest")
+        let token = try #require(guest.body["token"] as? String)
+        let create = #"{"mode":"rally","pointsToWin":11}"#
+        var answers: [(status: Int, body: [String: Any], headers: [String: String])] = []
+        for _ in 0..<3 { answers.append(try await server.call("POST", "/sessions", token: token, json: create)) }
+        #expect(answers.map(\.status) == [201, 201, 429])
+        #expect(code(answers[2]) == "too_many_sessions")
+        let other = try await server.call("POST", "/auth/guest")
+        let otherToken = try #require(other.body["token"] as? String)
+        #expect(try await server.call("POST", "/sessions", token: otherToken, json: create).status == 201)
+
+        let first = try #require(answers[0].body["code"] as? String)
+        let hostToken = try #require(answers[0].body["hostToken"] as? String)
+        #expect(try await server.call("POST", "/sessions/\(first)/end", token: hostToken).status == 200)
+        var again = 0
+        for _ in 0..<50 where again != 201 {
+            again = try await server.call("POST", "/sessions", token: token, json: create).status
+            if again != 201 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(again == 201)
+        try await server.stop()
+    }
+
+    @Test("photo bytes per user per minute: invalid photos count too; beyond, 429 too_many_photo_uploads")
+    func photoUploadRate() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.quotas.photoUploadBurstBytes = Double(ProfilePhoto.maxBytes)
+            configuration.quotas.photoUploadBytesPerSecond = Double(ProfilePhoto.maxBytes) / 3600
+        }
+        let hosted = try await server.hostSession()
+        let junk = String(repeating: "A", count: 1_900_000)   // 1.4 MB decoded, not an image
+        let first = try await server.call("POST", "/users/profile", token: hosted.token,
+                                          json: #"{"displayName":"Ana","photo":"\#(junk)"}"#)
+        #expect(first.status == 400)
+        #expect(code(first) == "invalid_photo")
+        let second = try await server.call("POST", "/users/profile", token: hosted.token,
+                                           json: #"{"displayName":"Ana","photo":"\#(junk)"}"#)
+        #expect(second.status == 429)
+        #expect(code(second) == "too_many_photo_uploads")
+        #expect(Int(second.headers["retry-after"] ?? "") ?? 0 >= 1)
+        let jpeg = Base64.encoded(try PhotoFixtures.file("photo_64x48.jpg"))
+        let other = try await server.hostSession()
+        let fine = try await server.call("POST", "/users/profile", token: other.token,
+                                         json: #"{"displayName":"Bo","photo":"\#(jpeg)"}"#)
+        #expect(fine.status == 200)
+        try await server.stop()
+    }
+
+    @Test("stored photo bytes per user: a photo over the quota is 413 photo_quota_exceeded and not stored")
+    func photoStorage() async throws {
+        let server = try await HubTestServer.start { $0.quotas.photoStorageBytesPerUser = 1000 }
+        let hosted = try await server.hostSession()
+        let png = Base64.encoded(try PhotoFixtures.file("photo_64x48.png"))    // 469 bytes
+        let jpeg = Base64.encoded(try PhotoFixtures.file("photo_64x48.jpg"))   // 1700 bytes
+        let small = try await server.call("POST", "/users/profile", token: hosted.token,
+                                          json: #"{"displayName":"Ana","photo":"\#(png)"}"#)
+        #expect(small.status == 200)
+        let big = try await server.call("POST", "/users/profile", token: hosted.token,
+                                        json: #"{"displayName":"Ana","photo":"\#(jpeg)"}"#)
+        #expect(big.status == 413)
+        #expect(code(big) == "photo_quota_exceeded")
+        let me = try await server.call("GET", "/users/me", token: hosted.token)
+        #expect(me.body["photoURL"] as? String == small.body["photoURL"] as? String)
+        try await server.stop()
+    }
+
+    @Test("guests in no live session are purged after their lifetime; hosts and seated guests stay")
+    func unjoinedGuestsPurged() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.quotas.unjoinedGuestLifetime = .milliseconds(200)
+            configuration.quotas.guestPurgeInterval = .zero
+        }
+        let idle = try await server.call("POST", "/auth/guest")
+        let idleToken = try #require(idle.body["token"] as? String)
+        let hosted = try await server.hostSession()
+        let seated = try await server.joinGuest(named: "Kim", code: hosted.code)
+        try await Task.sleep(for: .milliseconds(300))
+        var status = 0
+        for _ in 0..<100 where status != 401 {
+            _ = try await server.call("POST", "/auth/guest")   // a new guest runs the purge
+            status = try await server.call("GET", "/users/me", token: idleToken).status
+            if status != 401 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(status == 401)
+        #expect(try server.hub.store.user(id: UserID(idle.body["userId"] as? String ?? "")) == nil)
+        let join = try await server.call("POST", "/sessions/\(hosted.code)/join", token: idleToken)
+        #expect(join.status == 401)
+        #expect(code(join) == "invalid_token")
+        #expect(try await server.call("GET", "/users/me", token: hosted.token).status == 200)
+        #expect(try await server.call("GET", "/users/me", token: seated.token).status == 200)
+        try await server.stop()
+    }
+
+    @Test("a profile update costs the same at 20,000 live sessions as at 10 (only the user's sessions are told)")
+    func profileUpdateFlat() async throws {
+        let server = try await HubTestServer.start()
+        let hosted = try await server.hostSession()
+        let seated = try await server.joinGuest(named: "Kim", code: hosted.code)
+        func medianUpdate() async throws -> Duration {
+            var times: [Duration] = []
+            for index in 0..<21 {
+                let started = ContinuousClock.now
+                let answer = try await server.call("POST", "/users/profile", token: seated.token,
+                                                   json: #"{"displayName":"Kim \#(index % 3)"}"#)
+                times.append(started.duration(to: .now))
+                #expect(answer.status == 200)
+            }
+            return times.sorted()[10]
+        }
+        var random = SystemRandomNumberGenerator()
+        var codes: Set<SessionCode> = [try #require(SessionCode(userInput: hosted.code))]
+        func adopt(_ count: Int) throws {
+            for index in 0..<count {
+                let code = try #require(SessionCode.generate(using: &random, avoiding: codes))
+                codes.insert(code)
+                let (state, actions) = SessionState.create(
+                    code: code, host: .init(userId: UserID("filler-\(codes.count)-\(index)"), name: "Host"),
+                    game: GameSettings(mode: .rally, pointsToWin: .eleven), now: .now)
+                _ = server.hub.adopt(state, initialActions: actions)
+            }
+        }
+        try adopt(9)
+        let few = try await medianUpdate()
+        try adopt(20_000 - 10)
+        let many = try await medianUpdate()
+        #expect(many < few * 3 + .milliseconds(5), "10 sessions: \(few), 20,000 sessions: \(many)")
+        // The update still reaches the user's own session.
+        let lobby = try await server.call("GET", "/sessions/\(hosted.code)")
+        let players = lobby.body["players"] as? [[String: Any]] ?? []
+        #expect(players.contains { ($0["displayName"] as? String)?.hasPrefix("Kim") == true })
+        try await server.stop()
+    }
+}
