@@ -137,17 +137,23 @@ struct EndToEndQuotaTests {
             }
             return times.sorted()[10]
         }
+        // Filler sessions of one filler host, stored and adopted as `POST /sessions` would, without HTTP.
         var random = SystemRandomNumberGenerator()
         var codes: Set<SessionCode> = [try #require(SessionCode(userInput: hosted.code))]
+        let filler = UserID("filler-host")
+        try server.hub.store.createUser(.guest(id: filler, name: "Host", createdAt: Date()))
+        let game = GameSettings(mode: .rally, pointsToWin: .eleven)
         func adopt(_ count: Int) throws {
-            for index in 0..<count {
+            for _ in 0..<count {
                 let code = try #require(SessionCode.generate(using: &random, avoiding: codes))
                 codes.insert(code)
-                let (state, actions) = SessionState.create(
-                    code: code, host: .init(userId: UserID("filler-\(codes.count)-\(index)"), name: "Host"),
-                    game: GameSettings(mode: .rally, pointsToWin: .eleven), now: .now)
+                try server.hub.store.createSession(StoredSession(code: code, hostUserId: filler, game: game,
+                                                                 createdAt: Date()))
+                let (state, actions) = SessionState.create(code: code, host: .init(userId: filler, name: "Host"),
+                                                           game: game, now: .now)
                 _ = server.hub.adopt(state, initialActions: actions)
             }
+            server.hub.flushWrites()
         }
         try adopt(9)
         let few = try await medianUpdate()
@@ -155,9 +161,10 @@ struct EndToEndQuotaTests {
         let many = try await medianUpdate()
         #expect(many < few * 3 + .milliseconds(5), "10 sessions: \(few), 20,000 sessions: \(many)")
         // The update still reaches the user's own session.
-        let lobby = try await server.call("GET", "/sessions/\(hosted.code)")
-        let players = lobby.body["players"] as? [[String: Any]] ?? []
-        #expect(players.contains { ($0["displayName"] as? String)?.hasPrefix("Kim") == true })
+        let hostedCode = try #require(SessionCode(userInput: hosted.code))
+        let live = try #require(server.hub.session(hostedCode))
+        let names = await withCheckedContinuation { done in live.read({ $0.lobby.players.map(\.name) }) { done.resume(returning: $0) } }
+        #expect(names == ["Kim 2"])
         try await server.stop()
     }
 }

@@ -81,12 +81,12 @@ package final class SessionHub: Sendable {
         sessions.withLockedValue { $0[code] }
     }
 
-    /// All live sessions.
+    /// All live sessions: O(live sessions), so never on a request's path (`quotas.sessions(of:)` finds a user's).
     var liveSessions: [LiveSession] {
         sessions.withLockedValue { Array($0.values) }
     }
 
-    /// Codes of all live sessions.
+    /// Codes of all live sessions: O(live sessions), so never on a request's path.
     var liveCodes: Set<SessionCode> {
         sessions.withLockedValue { Set($0.keys) }
     }
