@@ -71,31 +71,13 @@ extension HubRouter {
     private func saveProfile(_ token: AccessToken, name: DisplayName, photo: ProfilePhoto?) throws(APIError)
         -> HTTPResponse
     {
-        let profile: Profile
-        var quotaExceeded = false
+        let saved: Profile?
         do throws(StoreError) {
-            // A purged guest's token (its user is gone) is no longer valid.
-            guard try hub.store.user(id: token.userId) != nil else { throw StoreError.notFound }
-            var photoId = try hub.store.profile(userId: token.userId)?.photoId
-            if let photo {
-                var random = SystemRandomNumberGenerator()
-                let stored = StoredPhoto(id: PhotoID.generate(using: &random), userId: token.userId, photo: photo,
-                                         createdAt: Date())
-                let limit = hub.quotas.limits.photoStorageBytesPerUser
-                guard try hub.store.savePhoto(stored, storedBytesLimit: limit) else {
-                    quotaExceeded = true
-                    throw StoreError.notFound
-                }
-                photoId = stored.id
-            }
-            try hub.store.upsertProfile(StoredProfile(userId: token.userId, displayName: name.value, photoId: photoId,
-                                                      updatedAt: Date()))
-            guard let updated = try self.profile(of: token.userId) else { throw StoreError.notFound }
-            profile = updated
+            saved = try storeProfile(of: token.userId, name: name, photo: photo)
         } catch {
-            if quotaExceeded { throw .photoQuotaExceeded }
             throw error == .notFound ? .invalidToken : storeFailure(error)
         }
+        guard let profile = saved else { throw .photoQuotaExceeded }
         // Only the user's own sessions (the index), never every live session.
         for code in hub.quotas.sessions(of: token.userId) {
             let user = token.userId
@@ -104,6 +86,24 @@ extension HubRouter {
             }
         }
         return try json(200, profile)
+    }
+
+    /// Writes the profile (and its new photo) and returns it as answered; nil when the photo would take the user
+    /// over their stored photo bytes (nothing is written then). `.notFound` for an unknown user (a purged guest).
+    private func storeProfile(of user: UserID, name: DisplayName, photo: ProfilePhoto?) throws(StoreError) -> Profile? {
+        guard try hub.store.user(id: user) != nil else { throw StoreError.notFound }
+        var photoId = try hub.store.profile(userId: user)?.photoId
+        if let photo {
+            var random = SystemRandomNumberGenerator()
+            let stored = StoredPhoto(id: PhotoID.generate(using: &random), userId: user, photo: photo, createdAt: Date())
+            let limit = hub.quotas.limits.photoStorageBytesPerUser
+            guard try hub.store.savePhoto(stored, storedBytesLimit: limit) else { return nil }
+            photoId = stored.id
+        }
+        try hub.store.upsertProfile(StoredProfile(userId: user, displayName: name.value, photoId: photoId,
+                                                  updatedAt: Date()))
+        guard let updated = try self.profile(of: user) else { throw StoreError.notFound }
+        return updated
     }
 
     func me(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
