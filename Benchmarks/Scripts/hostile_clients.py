@@ -424,7 +424,7 @@ def profileat20k(server, seconds, sessions=20000):
 def quota_flags(binary):
     """Flags that lift the quotas in the way of an attack's set-up, when the binary has them."""
     help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True).stdout
-    return ["--max-sessions-per-user", "10000"] if "--max-sessions-per-user" in help_text else []
+    return ["--max-sessions-per-user", "10000", "--session-burst", "1000000"] if "--max-sessions-per-user" in help_text else []
 
 
 def main():

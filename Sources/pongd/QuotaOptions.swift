@@ -12,6 +12,12 @@ struct QuotaOptions: ParsableArguments {
     @Option(help: "Live sessions one user may host at once (429 too_many_sessions).")
     var maxSessionsPerUser = 5
 
+    @Option(help: "Sessions one user may create at once; beyond, --sessions-per-hour (429 too_many_new_sessions).")
+    var sessionBurst: Double = 20
+
+    @Option(help: "Sustained sessions created per hour per user.")
+    var sessionsPerHour: Double = 60
+
     @Option(help: "KiB of photos one user may keep stored (413 photo_quota_exceeded beyond).")
     var photoStorageKibPerUser = 4096
 
@@ -32,11 +38,12 @@ struct QuotaOptions: ParsableArguments {
 
     /// The quotas these flags describe; throws a `ValidationError` for a value out of range.
     func quotas() throws -> HubConfiguration.Quotas {
-        guard (1...1_000_000).contains(guestBurst), (0.001...360_000_000).contains(guestsPerHour),
+        guard [guestBurst, sessionBurst].allSatisfy({ (1...1_000_000).contains($0) }),
+              [guestsPerHour, sessionsPerHour].allSatisfy({ (0.001...360_000_000).contains($0) }),
               (1...10_000).contains(maxSessionsPerUser)
         else {
-            throw ValidationError("--guest-burst must be 1–1000000, --guests-per-hour 0.001–360000000 and "
-                + "--max-sessions-per-user 1–10000")
+            throw ValidationError("--guest-burst/--session-burst must be 1–1000000, --guests-per-hour/"
+                + "--sessions-per-hour 0.001–360000000 and --max-sessions-per-user 1–10000")
         }
         let kib = [Double(photoStorageKibPerUser), photoUploadBurstKib, addressPhotoUploadBurstKib]
         guard kib.allSatisfy({ (1...1_073_741_824).contains($0) }),
@@ -51,6 +58,8 @@ struct QuotaOptions: ParsableArguments {
         quotas.guestBurst = guestBurst
         quotas.guestsPerSecond = guestsPerHour / 3600
         quotas.maxLiveSessionsPerUser = maxSessionsPerUser
+        quotas.sessionBurst = sessionBurst
+        quotas.sessionsPerSecond = sessionsPerHour / 3600
         quotas.photoStorageBytesPerUser = photoStorageKibPerUser * 1024
         quotas.photoUploadBurstBytes = photoUploadBurstKib * 1024
         quotas.photoUploadBytesPerSecond = photoUploadKibPerMinute * 1024 / 60

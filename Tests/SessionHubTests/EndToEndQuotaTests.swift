@@ -51,6 +51,32 @@ struct EndToEndQuotaTests {
         try await server.stop()
     }
 
+    @Test("sessions created per user: ending and creating in a loop gets 429 too_many_new_sessions with Retry-After")
+    func sessionCreationRate() async throws {
+        let server = try await HubTestServer.start { configuration in
+            configuration.quotas.sessionBurst = 3
+            configuration.quotas.sessionsPerSecond = 3.0 / 3600
+        }
+        let guest = try await server.call("POST", "/auth/guest")
+        let token = try #require(guest.body["token"] as? String)
+        var statuses: [Int] = []
+        for index in 0..<4 {
+            let created = try await server.call("POST", "/sessions", token: token,
+                                                json: #"{"mode":"rally","pointsToWin":11}"#)
+            statuses.append(created.status)
+            // The first stays live: a guest whose sessions all ended is deleted (and its token refused).
+            if index == 0 { continue }
+            if let code = created.body["code"] as? String, let hostToken = created.body["hostToken"] as? String {
+                _ = try await server.call("POST", "/sessions/\(code)/end", token: hostToken)
+            } else {
+                #expect(code(created) == "too_many_new_sessions")
+                #expect(Int(created.headers["retry-after"] ?? "") ?? 0 >= 1)
+            }
+        }
+        #expect(statuses == [201, 201, 201, 429])
+        try await server.stop()
+    }
+
     @Test("photo bytes per user per minute: invalid photos count too; beyond, 429 too_many_photo_uploads")
     func photoUploadRate() async throws {
         let server = try await HubTestServer.start { configuration in

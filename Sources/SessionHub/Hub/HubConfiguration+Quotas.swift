@@ -9,6 +9,10 @@ extension HubConfiguration {
         package var guestsPerSecond: Double = 1.0 / 60
         /// Live (not ended) sessions one user may host at once (429 `too_many_sessions`).
         package var maxLiveSessionsPerUser = 5
+        /// Sessions one user may create at once, and the sustained rate beyond (429 `too_many_new_sessions`): ending
+        /// sessions to create new ones still leaves a stored row each.
+        package var sessionBurst: Double = 20
+        package var sessionsPerSecond: Double = 1.0 / 60
         /// Photo bytes one user may keep stored (the profile's photo and any upload not yet in it): an upload
         /// beyond is 413 `photo_quota_exceeded`.
         package var photoStorageBytesPerUser = 4 * 1024 * 1024

@@ -5,7 +5,13 @@ extension HubRouter {
     func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let token = try caller(request, allowing: [.user, .guest])
         let settings = try body(CreateSessionRequest.self, of: request).settings
+        // The live-session limit first: a user at it does not use up its creation budget by retrying.
         let code = try reserveCode(host: token.userId)
+        if let wait = hub.quotas.admitSessionCreation(user: token.userId) {
+            hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+            hub.logger.info("session creation limited", metadata: ["user.id": "\(token.userId)"])
+            return .error(.tooManyNewSessions, retryAfter: wait)
+        }
         let hostName: String
         do throws(StoreError) {
             let profileName = try hub.store.profile(userId: token.userId)?.displayName

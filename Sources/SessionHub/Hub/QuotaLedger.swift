@@ -9,12 +9,15 @@ final class QuotaLedger: Sendable {
     /// Live sessions by user (host or seat holder), and sessions hosted per user.
     let userSessions = NIOLockedValueBox(UserSessionIndex())
     private let guests: NIOLockedValueBox<KeyedRateLimiter<String>>
+    private let sessionCreations: NIOLockedValueBox<KeyedRateLimiter<UserID>>
     private let photoUploads: NIOLockedValueBox<PhotoUploadLimiter>
     private let purges: NIOLockedValueBox<PurgeSchedule>
 
     init(limits: HubConfiguration.Quotas) {
         self.limits = limits
         guests = NIOLockedValueBox(KeyedRateLimiter(capacity: limits.guestBurst, perSecond: limits.guestsPerSecond))
+        sessionCreations = NIOLockedValueBox(KeyedRateLimiter(capacity: limits.sessionBurst,
+                                                              perSecond: limits.sessionsPerSecond))
         photoUploads = NIOLockedValueBox(PhotoUploadLimiter(
             userBurst: limits.photoUploadBurstBytes, userPerSecond: limits.photoUploadBytesPerSecond,
             addressBurst: limits.addressPhotoUploadBurstBytes,
@@ -25,6 +28,11 @@ final class QuotaLedger: Sendable {
     /// Nil when `address` may create a guest now; otherwise the whole seconds to wait.
     func admitGuest(address: String, now: ContinuousClock.Instant = .now) -> Int? {
         guests.withLockedValue { $0.attempt(address, now: now) }
+    }
+
+    /// Nil when `user` may create a session now; otherwise the whole seconds to wait.
+    func admitSessionCreation(user: UserID, now: ContinuousClock.Instant = .now) -> Int? {
+        sessionCreations.withLockedValue { $0.attempt(user, now: now) }
     }
 
     /// Nil when `user` at `address` may upload `bytes` of photo now (they are counted); otherwise seconds to wait.

@@ -20,7 +20,7 @@ extension APIError {
         .outOfOrder("m"), .notReady("m"), .testInProgress, .connectionTestFailed, .invalidResumeToken,
         .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
         // Quotas (APIError+Quotas.swift, docs/SECURITY.md).
-        .tooManyGuests, .tooManySessions, .tooManyPhotoUploads, .photoQuotaExceeded,
+        .tooManyGuests, .tooManySessions, .tooManyNewSessions, .tooManyPhotoUploads, .photoQuotaExceeded,
     ] + media
 
     /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,

@@ -9,6 +9,10 @@ extension APIError {
     package static let tooManySessions = APIError(
         status: 429, code: "too_many_sessions",
         message: "You already host the most live sessions allowed. End one to create another")
+    /// `POST /sessions` by a user who created its burst of sessions (ending and creating in a loop); with
+    /// `Retry-After`.
+    package static let tooManyNewSessions = APIError(
+        status: 429, code: "too_many_new_sessions", message: "You are creating sessions too fast. Try again later")
     /// A photo upload beyond the user's (or its address's) photo bytes per minute; with `Retry-After`.
     package static let tooManyPhotoUploads = APIError(
         status: 429, code: "too_many_photo_uploads", message: "Too many photo uploads. Try again later")
