@@ -51,6 +51,28 @@ struct EndToEndQuotaTests {
         try await server.stop()
     }
 
+    @Test("after a restart the index is rebuilt: restored sessions count for their host, and hear their players' updates")
+    func restoredIndex() async throws {
+        let first = try await HubTestServer.start { $0.quotas.maxLiveSessionsPerUser = 1 }
+        let hosted = try await first.hostSession()
+        let seated = try await first.joinGuest(named: "Kim", code: hosted.code)
+        try await first.stop()
+        let second = try await HubTestServer.start(dataDirectory: first.dataDirectory) {
+            $0.quotas.maxLiveSessionsPerUser = 1
+        }
+        let again = try await second.call("POST", "/sessions", token: hosted.token,
+                                          json: #"{"mode":"rally","pointsToWin":11}"#)
+        #expect(again.status == 429)
+        #expect(code(again) == "too_many_sessions")
+        let renamed = try await second.call("POST", "/users/profile", token: seated.token, json: #"{"displayName":"Lee"}"#)
+        #expect(renamed.status == 200)
+        second.hub.flushWrites()
+        let hostedCode = try #require(SessionCode(userInput: hosted.code))
+        let live = try #require(second.hub.session(hostedCode))
+        #expect(await read(live) { $0.lobby.players.map(\.name) } == ["Lee"])
+        try await second.stop()
+    }
+
     @Test("sessions created per user: ending and creating in a loop gets 429 too_many_new_sessions with Retry-After")
     func sessionCreationRate() async throws {
         let server = try await HubTestServer.start { configuration in
