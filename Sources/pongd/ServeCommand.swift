@@ -71,11 +71,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Profile updates with a photo that may wait for a thread before 503 server_busy.")
     var photoQueue = 8
 
-    @OptionGroup(title: "Limits against hostile clients (docs/SECURITY.md)")
-    var limits: LimitOptions
-
     @OptionGroup(title: "Quotas (docs/SECURITY.md)")
     var quotaOptions: QuotaOptions
+
+    @OptionGroup(title: "Limits against hostile clients (docs/SECURITY.md)")
+    var limits: LimitOptions
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -128,9 +128,9 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.passwordQueue = passwordQueue
             configuration.photoThreads = photoThreads
             configuration.photoQueue = photoQueue
+            configuration.quotas = try quotaOptions.quotas()
             configuration.session.helloTimeout = .milliseconds(Int64(limits.helloTimeout * 1000))
             configuration.maxSocketsPerUser = limits.maxSocketsPerUser
-            configuration.quotas = try quotaOptions.quotas()
             server = try PongServer(configuration: configuration, host: host, port: port,
                                     transport: try limits.transportLimits(), metricsHost: metricsHost,
                                     metricsPort: metricsPort, logger: logger)

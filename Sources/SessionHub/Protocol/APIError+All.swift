@@ -15,12 +15,12 @@ extension APIError {
         .termsNotAccepted,
         .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,
         .photoDimensionsTooLarge,
+        // Quotas (APIError+Quotas.swift, docs/SECURITY.md).
+        .tooManyGuests, .tooManySessions, .tooManyNewSessions, .tooManyPhotoUploads, .photoQuotaExceeded,
         .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .sessionFull, .gameInProgress, .notHost,
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
         .outOfOrder("m"), .notReady("m"), .testInProgress, .invalidResumeToken,
         .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
-        // Quotas (APIError+Quotas.swift, docs/SECURITY.md).
-        .tooManyGuests, .tooManySessions, .tooManyNewSessions, .tooManyPhotoUploads, .photoQuotaExceeded,
     ] + media
 
     /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,

@@ -88,6 +88,9 @@ package struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
         return max(1, Int(bucket.secondsUntilAvailable(now: now).rounded(.up)))
     }
 
+    /// Keys currently tracked (both generations).
+    package var trackedKeys: Int { current.count + previous.count }
+
     /// Like `attempt(_:now:)` for an event that costs `cost` tokens (e.g. bytes): nil when it may proceed (the cost is
     /// taken), otherwise the whole seconds until it could (at least 1; a cost over the capacity waits a full refill).
     package mutating func attempt(_ key: Key, cost: Double, now: ContinuousClock.Instant) -> Int? {
@@ -99,9 +102,6 @@ package struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
         let wait = bucket.secondsUntilAvailable(min(cost, capacity), now: now)
         return max(1, Int(min(wait, 86_400).rounded(.up)))
     }
-
-    /// Keys currently tracked (both generations).
-    package var trackedKeys: Int { current.count + previous.count }
 
     private mutating func rotate(now: ContinuousClock.Instant) {
         guard let rotatedAt else {
