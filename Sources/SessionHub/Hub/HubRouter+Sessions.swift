@@ -35,24 +35,6 @@ extension HubRouter {
             hostToken: issue(token.userId, .host)))
     }
 
-    /// A fresh code claimed for a session `host` creates, in O(1) however many sessions are live: 429
-    /// `too_many_sessions` when `host` already hosts `maxLiveSessionsPerUser` live sessions.
-    private func reserveCode(host: UserID) throws(APIError) -> SessionCode {
-        var random = SystemRandomNumberGenerator()
-        let limit = hub.quotas.limits.maxLiveSessionsPerUser
-        for _ in 0..<64 {
-            guard let code = SessionCode.generate(using: &random, avoiding: []) else { break }
-            switch hub.quotas.userSessions.withLockedValue({ $0.reserve(code, host: host, limit: limit) }) {
-            case .reserved: return code
-            case .codeTaken: continue
-            case .tooManySessions:
-                hub.logger.info("sessions limited", metadata: ["user.id": "\(host)"])
-                throw .tooManySessions
-            }
-        }
-        throw .internal
-    }
-
     func lobby(code text: String, reply: Reply) {
         guard let code = SessionCode(userInput: text), let live = hub.session(code) else {
             return reply.send(.error(.sessionNotFound))
