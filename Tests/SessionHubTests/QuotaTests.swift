@@ -92,6 +92,16 @@ struct QuotaTests {
         #expect(taken == [true, false] && wait == 2 && over == .infinity)
     }
 
+    @Test("guests are counted per IPv4 address and per IPv6 /64, as code guesses are")
+    func guestAddressKeys() {
+        var limits = HubConfiguration.Quotas()
+        limits.guestBurst = 1
+        let ledger = QuotaLedger(limits: limits)
+        let results = ["2001:db8::1", "2001:db8::2", "2001:db8:0:1::1", "10.0.0.1", "10.0.0.2", "10.0.0.1"]
+            .map { ledger.admitGuest(address: $0, now: t0) == nil }
+        #expect(results == [true, false, true, true, true, false])
+    }
+
     @Test("the purge runs at most once per interval")
     func purgeSchedule() {
         var schedule = PurgeSchedule(interval: .seconds(3600))

@@ -25,9 +25,11 @@ final class QuotaLedger: Sendable {
         purges = NIOLockedValueBox(PurgeSchedule(interval: limits.guestPurgeInterval))
     }
 
-    /// Nil when `address` may create a guest now; otherwise the whole seconds to wait.
+    /// Nil when `address` may create a guest now; otherwise the whole seconds to wait. Addresses are counted as the
+    /// code-guess budget counts them (an IPv6 address by its /64: `CodeGuessBudget.key(of:)`).
     func admitGuest(address: String, now: ContinuousClock.Instant = .now) -> Int? {
-        guests.withLockedValue { $0.attempt(address, now: now) }
+        let key = CodeGuessBudget.key(of: address)
+        return guests.withLockedValue { $0.attempt(key, now: now) }
     }
 
     /// Nil when `user` may create a session now; otherwise the whole seconds to wait.
@@ -37,7 +39,8 @@ final class QuotaLedger: Sendable {
 
     /// Nil when `user` at `address` may upload `bytes` of photo now (they are counted); otherwise seconds to wait.
     func chargePhoto(user: UserID, address: String, bytes: Int, now: ContinuousClock.Instant = .now) -> Int? {
-        photoUploads.withLockedValue { $0.attempt(user: user, address: address, bytes: bytes, now: now) }
+        let key = CodeGuessBudget.key(of: address)
+        return photoUploads.withLockedValue { $0.attempt(user: user, address: key, bytes: bytes, now: now) }
     }
 
     /// Whether the guest purge should run now (then it counts as run).
