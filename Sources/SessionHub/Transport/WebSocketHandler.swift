@@ -31,9 +31,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         self.connection = connection
         self.route = route
         self.logger = logger
-        textBucket = TokenBucket(capacity: WebSocketLimits.textBurst, perSecond: WebSocketLimits.textPerSecond, now: now)
-        binaryBucket = TokenBucket(capacity: WebSocketLimits.binaryBurst, perSecond: WebSocketLimits.binaryPerSecond,
-                                   now: now)
+        let rates = route.messageRates
+        textBucket = TokenBucket(capacity: rates.textBurst, perSecond: rates.textPerSecond, now: now)
+        binaryBucket = TokenBucket(capacity: rates.binaryBurst, perSecond: rates.binaryPerSecond, now: now)
         keepAlive = WebSocketKeepAlive(pingInterval: limits.pingInterval, pongTimeout: limits.pongTimeout, now: now)
     }
 
