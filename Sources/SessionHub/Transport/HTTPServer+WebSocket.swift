@@ -33,7 +33,7 @@ extension HTTPServer {
                         channel: channel)
                     try channel.pipeline.syncOperations.addHandler(WebSocketFrameChecks())
                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: WebSocketLimits.maxFragments,
                         maxAccumulatedFrameSize: WebSocketLimits.maxFrameBytes))
                     try channel.pipeline.syncOperations.addHandler(WebSocketHandler(
                         connection: connection, route: route, limits: limits, logger: logger))

@@ -157,6 +157,8 @@ package enum WebSocketLimits {
     package static let maxTextBytes = 64 * 1024
     /// Largest frame or reassembled message at all (a media frame); bigger ones close the socket (1009).
     package static let maxFrameBytes = 256 * 1024
+    /// Most fragments one message may come in; more close the socket (1009), as a message too big would.
+    package static let maxFragments = 64
     /// Text messages: burst and sustained rate per socket before it is closed with 4008.
     package static let textBurst: Double = 60
     package static let textPerSecond: Double = 30

@@ -113,7 +113,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         switch error {
         case ByteToMessageDecoderError.dataReceivedInErrorState(let first, _):
             return fail(context, first)
-        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+        // Over a size or fragment-count limit: a valid message pongd will not take (1009), not a protocol error.
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
+            NIOWebSocketFrameAggregator.Error.tooManyFragments:
             code = .messageTooBig
         case WebSocketViolation.invalidUTF8:
             code = .invalidPayload
