@@ -15,8 +15,24 @@ struct AutobahnTests {
     static let cases = ["1.*", "2.*", "3.*", "4.*", "5.*", "6.*", "7.*", "9.*"]
     static let parallelism = 2
 
-    /// Cases pongd fails on purpose, by id prefix, with the reason (docs/SECURITY.md's WebSocket limits).
-    static let expectedFailures: [(prefix: String, reason: String)] = []
+    /// Cases pongd fails on purpose, by id prefix: the close code it sends (or, for a message answered and dropped,
+    /// the 1000 echoed to the suite's own close) and the reason (docs/PROTOCOL.md's socket limits). Sections 1–7 have
+    /// none.
+    static let expectedFailures: [(prefix: String, closeCode: Int, reason: String)] = [
+        ("9.1.2", 1000, "a 256 KiB text is over the 64 KiB text cap: answered with error message_too_large, dropped"),
+        ("9.1.3", 1009, "a 1 MiB text is over the 256 KiB message cap"),
+        ("9.1.4", 1009, "a 4 MiB text is over the 256 KiB message cap"),
+        ("9.1.5", 1009, "an 8 MiB text is over the 256 KiB message cap"),
+        ("9.1.6", 1009, "a 16 MiB text is over the 256 KiB message cap"),
+        ("9.2.3", 1009, "a 1 MiB binary is over the 256 KiB message cap"),
+        ("9.2.4", 1009, "a 4 MiB binary is over the 256 KiB message cap"),
+        ("9.2.5", 1009, "an 8 MiB binary is over the 256 KiB message cap"),
+        ("9.2.6", 1009, "a 16 MiB binary is over the 256 KiB message cap"),
+        ("9.3.", 1009, "a 4 MiB fragmented text: over 64 fragments (64 B–4 KiB ones) or over 256 KiB"),
+        ("9.4.", 1009, "a 4 MiB fragmented binary: over 64 fragments (64 B–4 KiB ones) or over 256 KiB"),
+        ("9.5.", 1009, "a 1 MiB text frame (sent in chops) is over the 256 KiB frame cap"),
+        ("9.6.", 1009, "a 1 MiB binary frame (sent in chops) is over the 256 KiB frame cap"),
+    ]
 
     @Test("sections 1–7 and 9 pass but for pongd's documented limits",
           .enabled(if: Kosoku.executable != nil, "kosoku is not installed (pip install kosoku)"),
@@ -40,11 +56,13 @@ struct AutobahnTests {
         for line in Kosoku.summary(results) { print("autobahn: \(line)") }
         #expect(!results.isEmpty, "no report: \(run.output)")
         for result in results {
-            let expected = Self.expectedFailures.first { result.id.hasPrefix($0.prefix) }
-            if result.passed {
-                #expect(expected == nil, "\(result.id) passes now: take it off expectedFailures (\(expected?.reason ?? ""))")
+            let verdict = "\(result.id): \(result.behavior), close \(result.behaviorClose) with "
+                + (result.remoteCloseCode.map(String.init) ?? "no code")
+            if let expected = Self.expectedFailures.first(where: { result.id.hasPrefix($0.prefix) }) {
+                #expect(!result.passed && result.remoteCloseCode == expected.closeCode,
+                        "\(verdict); expected a failure with \(expected.closeCode): \(expected.reason)")
             } else {
-                #expect(expected != nil, "\(result.id): \(result.behavior), close \(result.behaviorClose) (\(result.closeCode.map(String.init) ?? "no close code"))")
+                #expect(result.passed, "\(verdict)")
             }
         }
     }
@@ -64,9 +82,10 @@ enum Kosoku {
         var passed: Bool {
             ["OK", "NON-STRICT", "INFORMATIONAL"].contains(behavior) && ["OK", "INFORMATIONAL"].contains(behaviorClose)
         }
-        var closeCode: Int? { remoteCloseCode }
         /// "9.1.3" → "9"; "1.1.1" → "1".
         var section: String { String(id.prefix { $0 != "." }) }
+        /// "9.1.3" → [9, 1, 3], to sort case ids.
+        var order: [Int] { id.split(separator: ".").map { Int($0) ?? 0 } }
     }
 
     /// The `kosoku` command: on the PATH or in pip's user folder (`pip install --user kosoku`).
@@ -78,7 +97,9 @@ enum Kosoku {
     }()
 
     /// Runs the fuzzing client against `url` and waits for it (its exit status is 1 when any case failed).
-    static func run(url: String, cases: [String], parallelism: Int, report: URL) throws -> (status: Int32, output: String) {
+    static func run(url: String, cases: [String], parallelism: Int, report: URL) throws
+        -> (status: Int32, output: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? "kosoku")
         process.arguments = ["-m", "fuzzingclient", url, "-p", "\(parallelism)", "-o", report.path]
@@ -100,7 +121,7 @@ enum Kosoku {
             var result = result
             result.id = id
             return result
-        } }.sorted { $0.id.split(separator: ".").map { Int($0) ?? 0 }.lexicographicallyPrecedes($1.id.split(separator: ".").map { Int($0) ?? 0 }) }
+        } }.sorted { $0.order.lexicographicallyPrecedes($1.order) }
     }
 
     /// Per section: the count of each behaviour, and the failed cases.
@@ -114,8 +135,9 @@ enum Kosoku {
                 "\($0.id) \($0.behavior)/\($0.behaviorClose)/\($0.remoteCloseCode.map(String.init) ?? "-")"
             }
             let times = inSection.map(\.duration).reduce(0, +)
-            lines.append("section \(section): " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                .joined(separator: ", ") + ", \(times) ms" + (failed.isEmpty ? "" : "; failed: " + failed.joined(separator: ", ")))
+            let tally = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            lines.append("section \(section): \(tally), \(times) ms"
+                + (failed.isEmpty ? "" : "; failed: " + failed.joined(separator: ", ")))
         }
         return lines
     }
