@@ -44,6 +44,9 @@ struct HostileWebSocketTests {
                           RawWebSocket.frame(opcode: 0, Array("x".utf8), fin: false) }
                       + [RawWebSocket.frame(opcode: 0, Array("x".utf8))],
                   closeCode: 1009),
+        FrameCase(description: "invalid UTF-8 in a text's first fragment fails at once (Autobahn 6.4.1)",
+                  frames: [RawWebSocket.frame(opcode: 1, Array("κ".utf8) + [0xF4, 0x90, 0x80, 0x80], fin: false)],
+                  closeCode: 1007),
         FrameCase(description: "a new message inside a fragmented one",
                   frames: [RawWebSocket.frame(opcode: 1, Array("{".utf8), fin: false),
                            RawWebSocket.frame(opcode: 1, Array("}".utf8))],
