@@ -9,8 +9,9 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 /// libFuzzer harnesses for BounceDetector's file readers (docs/SECURITY.md, "Fuzzing"): a package of their own so
 /// the sanitizer build compiles BounceDetector alone, not SessionHub, NIO, GRDB or swift-crypto.
 ///
-/// Build with `swift build -c release --package-path Fuzz --sanitize fuzzer --sanitize address`; run with `.ci/fuzz`
-/// or by hand (`Fuzz/.build/release/fuzz-wav -max_total_time=60 /tmp/wav Fuzz/Corpus/wav`).
+/// Build with `swift build -c release --package-path Fuzz --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address` (swiftc
+/// keeps only the last of several `-sanitize=` flags, and `--sanitize fuzzer --sanitize address` passes them in a
+/// random order); run with `.ci/fuzz` or by hand (`Fuzz/.build/release/fuzz-wav /tmp/wav Fuzz/Corpus/wav`).
 let package = Package(
     name: "pongd-fuzz",
     platforms: [.macOS(.v14)],
