@@ -133,6 +133,8 @@ final class LiveSession: @unchecked Sendable {
                 stopProbe(for: player)
             case .probePong(let player, let stamp, let receivedAt):
                 probePong(player, stamp, receivedAt: receivedAt)
+            case .setAudioPreSkip(let player, let frames):
+                streams[player]?.audio?.preSkip = frames
             case .seatFreed(let player):
                 stopProbe(for: player)
                 stopStreams(of: player)

@@ -64,6 +64,11 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
+    package func received(fillerBytes: Int, frames: Int, from connection: WebSocketConnection) {
+        metrics.message(binary: true, count: frames)
+        sessionOf(socket: connection.id)?.filler(bytes: fillerBytes, from: ConnectionID(connection.id))
+    }
+
     package func oversized(bytes: Int, from connection: WebSocketConnection) {
         send(.error(.messageTooLarge(limit: WebSocketLimits.maxTextBytes)), to: connection)
     }

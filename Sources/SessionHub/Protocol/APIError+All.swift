@@ -17,7 +17,7 @@ extension APIError {
         .photoDimensionsTooLarge,
         .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .sessionFull, .gameInProgress, .notHost,
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
-        .outOfOrder("m"), .notReady("m"), .testInProgress, .connectionTestFailed, .invalidResumeToken,
+        .outOfOrder("m"), .notReady("m"), .testInProgress, .invalidResumeToken,
         .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
     ] + media
 

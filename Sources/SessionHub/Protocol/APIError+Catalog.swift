@@ -149,9 +149,6 @@ extension APIError {
     /// `connectionTest.start` while one runs.
     package static let testInProgress = APIError(
         status: 409, code: "test_in_progress", message: "A connection test is already running")
-    /// The prober could not finish a connection test.
-    package static let connectionTestFailed = APIError(
-        status: 503, code: "connection_test_failed", message: "Connection error, please try again")
     /// `hello` with a resume token that is not this seat's.
     package static let invalidResumeToken = APIError(
         status: 401, code: "invalid_resume_token", message: "This seat cannot be resumed. Join the session again")
