@@ -11,7 +11,8 @@ struct ParserFuzzTests {
         "{", "}", "[", "]", "\"", ":", ",", "null", "true", "false", "-0", "1e400", "1.5", "-1", "9223372036854775808",
         "\\u0000", "\\ud800", "\\\"", "\"type\"", "\"hello\"", "\"resumeToken\"", "\"permissions\"", "\"camera\"",
         "\"granted\"", "\"streamConfig\"", "\"quality\"", "\"fps\"", "\"battery\"", "\"level\"", "\"charging\"",
-        "\"probe.pong\"", "\"id\"", "\"t\"", "\"mute\"", "\"video\"", "\"audio\"", "\u{00E9}", "\u{FEFF}",
+        "\"probe.pong\"", "\"id\"", "\"t\"", "\"mute\"", "\"video\"", "\"audio\"", "\"audio.preSkip\"", "\"preSkip\"",
+        "\u{00E9}", "\u{FEFF}",
     ] as [String]).map { Array($0.utf8) }
     /// Annex-B start codes before an SPS, a PPS and an IDR slice.
     private static let h264Tokens: [[UInt8]] = [[0, 0, 1], [0, 0, 1, 0x67], [0, 0, 1, 0x68], [0, 0, 1, 0x65]]
@@ -28,6 +29,12 @@ struct ParserFuzzTests {
     func clientMessages() throws {
         #expect(try MutationFuzzer.run("client-message", dictionary: Self.jsonTokens,
                                        check: ParserProperties.clientMessage) == nil)
+    }
+
+    @Test("the client-message seeds hold every message type, so a new type is fuzzed from its contract form")
+    func everyTypeSeeded() throws {
+        let seeds = try MutationFuzzer.corpus("client-message").compactMap { try? MessageCodec.decodeClientMessage($0) }
+        #expect(Set(seeds.map(\.kind)) == Set(ClientMessage.Kind.allCases))
     }
 
     @Test("H.264 access units: a positive size from an SPS, or none; one parser survives every input")
