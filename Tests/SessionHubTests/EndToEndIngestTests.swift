@@ -212,7 +212,7 @@ extension EndToEndTests {
         _ = try await server.call("POST", "/streams/start", token: token, json: audioOnly)
         _ = await other.next(where: { jsonObject($0)["state"] as? String == "failed" })
         let audio = { () async throws -> String? in
-            let lobby = try await server.call("GET", "/sessions/\(code)")
+            let lobby = try await server.call("GET", "/sessions/\(code)", token: token)
             return (seat(lobby.body)?["stream"] as? [String: Any])?["audio"] as? String
         }
         #expect(try await audio() == "live")

@@ -31,7 +31,7 @@ struct ProtocolDocTests {
         let text = try protocolText()
         for code in [CloseCode.sessionEnded, .authFailed, .left, .notJoined, .replaced, .helloTimeout, .flooded,
                      .tooManySockets, .serverRestarting, .moved(to: "x"), .protocolError, .invalidPayload,
-                     .outputOverflow, .messageTooBig] {
+                     .outputOverflow, .messageTooBig, .tooManyCodeGuesses(retryAfter: 3)] {
             #expect(text.contains("| \(code.code) |"), "\(code.code)")
         }
     }

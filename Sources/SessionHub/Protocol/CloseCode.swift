@@ -38,6 +38,11 @@ package struct CloseCode: Hashable, Sendable, CustomStringConvertible {
     package static let messageTooBig = CloseCode(1009, "message too big")
     /// The server is restarting; reconnect and resume.
     package static let serverRestarting = CloseCode(4100, "server restarting")
+    /// Too many lookups of unknown session codes from the client's address (`error too_many_code_guesses` first);
+    /// retry after the seconds in the reason.
+    package static func tooManyCodeGuesses(retryAfter seconds: Int) -> CloseCode {
+        CloseCode(4129, "too many code guesses, retry in \(seconds) s")
+    }
     /// The session lives on another node; reconnect to the URL in the reason.
     package static func moved(to url: String) -> CloseCode { CloseCode(4101, url) }
 
