@@ -126,7 +126,11 @@ final class RunCoordinator: PhoneEvents, Sendable {
             for phone in phones.withLockedValue({ $0[session] }) { phone.loop.execute { phone.stopStreaming() } }
             Task {
                 try? await Task.sleep(for: .seconds(grace))
-                _ = await host.control("end", server: server, on: loop, stats: stats)
+                // The server may be restarting: try again each second, for a while.
+                for _ in 0..<Self.startAttempts {
+                    if await host.control("end", server: server, on: loop, stats: stats) { break }
+                    try? await Task.sleep(for: .seconds(1))
+                }
                 // Phones whose socket is down never hear sessionEnded: give them a moment, then call it over.
                 try? await Task.sleep(for: .seconds(3))
                 self.markOver(session)
