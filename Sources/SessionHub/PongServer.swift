@@ -47,8 +47,10 @@ public final class PongServer: Service, Sendable {
         self.logger = logger
         server = HTTPServer(configuration: .init(host: host, port: port, limits: transport), group: group,
                             logger: logger, router: hub.router, webSockets: hub)
+        var metricsLimits = TransportLimits()
+        metricsLimits.drainTimeout = transport.drainTimeout
         metricsServer = metricsPort.map { metricsPort in
-            HTTPServer(configuration: .init(host: metricsHost, port: metricsPort), group: group,
+            HTTPServer(configuration: .init(host: metricsHost, port: metricsPort, limits: metricsLimits), group: group,
                        logger: logger.with("listener", "metrics"), router: hub.metricsRouter, webSockets: nil)
         }
     }

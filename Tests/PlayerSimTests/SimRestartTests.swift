@@ -60,7 +60,7 @@ final class PongdProcess: @unchecked Sendable {
         self.port = port
         process.executableURL = try Self.binary()
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
-                             "--metrics-port", "0", "--drain-timeout", "\(drainTimeout)", "--log-level", "warning"]
+                             "--metrics-port", "0", "--drain-timeout", "\(drainTimeout)", "--log-level", "info"]
         let log = dataDirectory + ".log"
         FileManager.default.createFile(atPath: log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: log)
