@@ -33,6 +33,8 @@ struct ReportTests {
         counts.finished = 2
         #expect(RunCoordinator.decide(counts) == .none)
         counts.finished = 3
+        #expect(RunCoordinator.decide(counts) == .none, "not before the end call came back")
+        counts.endAnswered = true
         #expect(RunCoordinator.decide(counts) == .over)
         var lonely = RunCoordinator.SessionCounts(phones: 1)
         lonely.ready = 1

@@ -39,6 +39,15 @@ struct WebSocketKeepAliveTests {
         }
     }
 
+    @Test("any frame after the ping keeps the socket alive for the pong timeout; silence then closes it")
+    func framesAreSignsOfLife() {
+        var keepAlive = WebSocketKeepAlive(pingInterval: .seconds(5), pongTimeout: .seconds(8), now: t0)
+        #expect(keepAlive.timerFired(now: t0 + .seconds(5)) == [.ping(id: 1), .schedule(t0 + .seconds(13))])
+        keepAlive.heard(now: t0 + .seconds(12))  // media queued ahead of the pong on a slow uplink
+        #expect(keepAlive.timerFired(now: t0 + .seconds(13)) == [.schedule(t0 + .seconds(20))])
+        #expect(keepAlive.timerFired(now: t0 + .seconds(20)) == [.close])
+    }
+
     @Test("unsolicited pongs are ignored")
     func unsolicited() {
         var keepAlive = WebSocketKeepAlive(pingInterval: .seconds(20), pongTimeout: .seconds(5), now: t0)

@@ -65,6 +65,7 @@ final class WebSocketHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        keepAlive.heard(now: .now)
         guard !closing else {
             // Closing: what the peer sent meanwhile is read and dropped (`closeGracefully`); its close frame is the
             // last thing it sends, so the connection can close without a reset.
