@@ -224,6 +224,15 @@ struct PhoneJourneyTests {
         #expect(journey.socketClosed(code: nil, now: .seconds(40)).last == .schedule(.reconnect, at: .seconds(40.25)))
     }
 
+    @Test("a 4005 (hello too late, e.g. on a stalled phone) is reconnected, not final")
+    func helloTimeoutRetried() {
+        var journey = Self.journey()
+        _ = Self.walkToReady(&journey)
+        #expect(journey.socketClosed(code: 4005, now: .seconds(30))
+                == [.countError("close_4005"), .pauseAudio, .schedule(.reconnect, at: .seconds(30.25))])
+        #expect(journey.step != .finished)
+    }
+
     @Test("a vanished phone stops reading and sending, keeps its socket, then reappears on a new one")
     func vanish() {
         var journey = Self.journey()

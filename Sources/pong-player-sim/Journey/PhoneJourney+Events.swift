@@ -92,13 +92,13 @@ extension PhoneJourney {
         socketOpen = false
         guard step != .finished else { return [] }
         if droppingOnPurpose { return [] }  // chaos or a vanish: the reconnect timer is armed
-        if let code, (4000...4099).contains(code), code != 4008 {
+        if let code, (4000...4099).contains(code), code != 4008, code != 4005 {
             if code == 4000 && stopped { return finish() }
             return [.countError("close_\(code)")] + fail(.socketClosed("closed with \(code)"))
         }
         if stopped { return finish() }
         guard everConnected else { return fail(.socketRefused("the player socket could not be opened")) }
-        // An unexpected drop, a restart (or a failed reconnect): pause, try again.
+        // An unexpected drop, a restart, a close it may retry (or a failed reconnect): pause, try again.
         var actions: [Action] = []
         if wasOpen {
             if lostAt == nil { lostAt = now }
