@@ -15,7 +15,8 @@ DATA=$(mktemp -d)
 now() { date +%s.%N; }
 serve() {
     "$PONGD" serve --port "$PORT" --metrics-port 0 --data-dir "$DATA/db" --join-burst 100000 \
-        --joins-per-minute 1000000 --max-connections-per-address 100000 --log-level notice >>"$DATA/pongd.log" 2>&1 &
+        --joins-per-minute 1000000 --login-burst 100000 --logins-per-minute 1000000 \
+        --max-connections-per-address 100000 --log-level notice >>"$DATA/pongd.log" 2>&1 &
     PID=$!
 }
 answering() {
@@ -24,7 +25,7 @@ answering() {
 serve
 answering
 "$SIM" --server "http://127.0.0.1:$PORT" --sessions "$SESSIONS" --players-per-session 4 --audio "$AUDIO" \
-    --labels "$LABELS" --duration "$DURATION" --ramp 20 --progress-every 5 --json >"$DATA/sim.out" 2>"$DATA/sim.err" &
+    --labels "$LABELS" --duration "$DURATION" --ramp 20 --progress-every 5 --json ${SIM_ARGS:-} >"$DATA/sim.out" 2>"$DATA/sim.err" &
 SIM_PID=$!
 sleep "$RESTART_AT"
 T0=$(now)
