@@ -56,7 +56,7 @@ struct RunCommand: AsyncParsableCommand {
     var signupEvery = 10
 
     @Option(name: .customLong("source-addresses"),
-            help: "Connect phones from this many loopback addresses (127.0.0.2…) to spread a loopback server's per-address join limit.")
+            help: "Connect phones from this many loopback addresses (127.0.0.2…) to spread a loopback server's per-address connection cap.")
     var sourceAddresses = 1
 
     @Option(name: .customLong("progress-every"), help: "Seconds between progress lines on stderr.")

@@ -7,7 +7,7 @@ struct LimitOptions: ParsableArguments {
     var maxConnections: Int?
 
     @Option(help: "Open connections one client address may hold.")
-    var maxConnectionsPerAddress = 64
+    var maxConnectionsPerAddress = 256
 
     @Option(help: "WebSockets one user may hold (more are closed with 4008).")
     var maxSocketsPerUser = 8

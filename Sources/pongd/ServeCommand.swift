@@ -27,10 +27,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a dropped player's seat is kept for them to resume.")
     var gracePeriod: Double = 60
 
-    @Option(help: "Joins one client address may make at once (a burst), beyond which it is limited to --joins-per-minute.")
+    @Option(help: "Joins one user may make at once (a burst), beyond which it is limited to --joins-per-minute.")
     var joinBurst: Double = 10
 
-    @Option(help: "Sustained joins per minute per client address (429 too_many_attempts beyond).")
+    @Option(help: "Sustained joins per minute per user (429 too_many_attempts beyond).")
     var joinsPerMinute: Double = 10
 
     @Option(name: .customLong("allowed-origin"),
@@ -73,6 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Limits against hostile clients (docs/SECURITY.md)")
     var limits: LimitOptions
+
+    @OptionGroup(title: "Code guessing, joins and reverse proxies (docs/SECURITY.md)")
+    var access: AccessOptions
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
@@ -127,8 +130,11 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.photoQueue = photoQueue
             configuration.session.helloTimeout = .milliseconds(Int64(limits.helloTimeout * 1000))
             configuration.maxSocketsPerUser = limits.maxSocketsPerUser
+            try access.apply(to: &configuration)
+            var transport = try limits.transportLimits()
+            try access.apply(to: &transport)
             server = try PongServer(configuration: configuration, host: host, port: port,
-                                    transport: try limits.transportLimits(), metricsHost: metricsHost,
+                                    transport: transport, metricsHost: metricsHost,
                                     metricsPort: metricsPort, logger: logger)
         } catch let error as ValidationError {
             throw error

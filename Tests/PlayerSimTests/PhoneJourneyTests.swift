@@ -292,13 +292,13 @@ struct PhoneJourneyTests {
     @Test("a failed connection test is retried, then gives up after three")
     func testRetries() {
         var journey = Self.testing(at: 0)
-        let failed = ServerMessage.error(ErrorBody(code: "connection_test_failed", message: "Connection error"))
+        let failed = ServerMessage.connectionTestFailed(ConnectionTestFailure(failure: "too_few_pongs"))
         #expect(journey.received(failed, now: .seconds(3))
                 == [.countError("connection_test_failed"), .schedule(.retryTest, at: .seconds(4))])
         #expect(journey.timer(.retryTest, now: .seconds(4)) == [.send(.connectionTestStart)])
         _ = journey.received(failed, now: .seconds(7))
         let last = journey.received(failed, now: .seconds(10))
-        #expect(last.contains(.finished(.connectionTest("3 connection tests failed"))))
+        #expect(last.contains(.finished(.connectionTest("3 connection tests failed, the last: too_few_pongs"))))
     }
 
     @Test("probe mode skips streams/start and ends at the test result")

@@ -81,9 +81,12 @@ final class SimTestServer {
     static func start(joinBurst: Double = 100, joinsPerSecond: Double = 100) async throws -> SimTestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pong-sim-\(UUID().uuidString)").path
         let logger = Logger(label: "sim-test")
-        let configuration = HubConfiguration(
+        var configuration = HubConfiguration(
             dataDirectory: folder, joinBurst: joinBurst, joinsPerSecond: joinsPerSecond,
             passwordHashing: .init(logRounds: 10, blockSize: 8, parallelism: 1))
+        // Joins are limited per user and per session: one session's phones meet the session's limit.
+        configuration.sessionJoinBurst = joinBurst
+        configuration.sessionJoinsPerSecond = joinsPerSecond
         let hub = try SessionHub(configuration: configuration, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: logger, router: hub.router,
                                 webSockets: hub)

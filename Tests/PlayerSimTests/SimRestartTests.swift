@@ -62,7 +62,7 @@ final class PongdProcess: @unchecked Sendable {
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data-dir", dataDirectory,
                              "--metrics-port", "0", "--drain-timeout", "\(drainTimeout)", "--log-level", "info"]
         let log = dataDirectory + ".log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()

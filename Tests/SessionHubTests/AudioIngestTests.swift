@@ -8,14 +8,16 @@ struct AudioIngestTests {
     static let onsets = [0.8, 1.4, 1.44, 2.3]
     static let base: UInt64 = 7_000_000_000
 
-    /// Feeds packets (index = sequence number unless `sequence` says otherwise); returns the detections.
+    /// Feeds packets (index = sequence number and 20 ms capture slot unless `sequence`/`slot` say otherwise);
+    /// returns the detections.
     private func run(_ ingest: AudioIngest, _ packets: [[UInt8]], skipping dropped: Set<Int> = [],
-                     sequence: (Int) -> UInt32 = { UInt32($0) }) throws -> [AudioIngest.Detection] {
+                     sequence: (Int) -> UInt32 = { UInt32($0) },
+                     slot: (Int) -> Int = { $0 }) throws -> [AudioIngest.Detection] {
         var detections: [AudioIngest.Detection] = []
         for (index, packet) in packets.enumerated() where !dropped.contains(index) {
             _ = try packet.withUnsafeBytes { bytes in
                 try ingest.ingest(bytes, codec: .opus, sequence: sequence(index),
-                                  captureTime: Self.base + UInt64(index) * 20_000) { detections.append($0) }
+                                  captureTime: Self.base + UInt64(slot(index)) * 20_000) { detections.append($0) }
             }
         }
         return detections
@@ -79,8 +81,9 @@ struct AudioIngestTests {
         let ingest = try AudioIngest(codec: .opus, preSkip: preSkip)
         var doubled: [[UInt8]] = []
         for packet in packets.prefix(10) { doubled += [packet, packet] }
-        var detections = try run(ingest, doubled, sequence: { UInt32($0 / 2) })
-        detections += try run(ingest, Array(packets.dropFirst(10)), sequence: { UInt32(100_000 + $0) })
+        var detections = try run(ingest, doubled, sequence: { UInt32($0 / 2) }, slot: { $0 / 2 })
+        detections += try run(ingest, Array(packets.dropFirst(10)), sequence: { UInt32(100_000 + $0) },
+                              slot: { $0 + 10 })
         #expect(detections.count == Self.onsets.count)
         #expect(abs((detections.first?.streamTime ?? 0) - Self.onsets[0]) < 0.001)
         // The caller learns which frames were taken: a duplicate counts for nothing.

@@ -63,6 +63,9 @@ struct ReconnectBackoffTests {
         #expect(backoff.nextDelay(code: 4100, reason: "server restarting; retry in 2.5 s", uniform: 0.5) == 3.125)
         backoff.succeeded()
         #expect(backoff.nextDelay(code: 4100, reason: "server restarting", uniform: 0) == 1)
-        #expect(ReconnectBackoff.retryHint(in: "retry in 99 s") == nil)
+        #expect(ReconnectBackoff.retryHint(in: "retry in 9999 s") == nil)
+        backoff.succeeded()
+        #expect(backoff.nextDelay(code: 4129, reason: CloseCode.tooManyCodeGuesses(retryAfter: 30).reason, uniform: 0.5) == 30,
+                "a hint longer than the cap is waited out")
     }
 }

@@ -27,7 +27,7 @@ struct DurabilityTests {
         try await server.stop()
 
         let second = try await HubTestServer.start(dataDirectory: server.dataDirectory)
-        let lobby = try await second.call("GET", "/sessions/\(session.code)")
+        let lobby = try await second.call("GET", "/sessions/\(session.code)", token: session.hostToken)
         #expect((lobby.body["players"] as? [[String: Any]])?.isEmpty == true, "the left seat came back: \(lobby.body)")
         let resumed = try await TestWebSocketClient.connect(
             port: second.port, path: "/sessions/\(session.code)/player/\(user)?token=\(token)")

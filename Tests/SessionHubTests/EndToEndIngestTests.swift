@@ -88,6 +88,47 @@ extension EndToEndTests {
         #expect(stored.first.map { jsonObject($0.payload)["streamTime"] as? Double ?? 0 }.map { abs($0 - 0.8) < 0.001 } == true)
     }
 
+    @Test("preSkip sent after streams/start, and a capture gap the phone's mic dropped: times stay on the phone's clock")
+    func latePreSkipAndCaptureGap() async throws {
+        let server = try await HubTestServer.start()
+        let (code, _, phone, _, _) = try await seatedPlayer(on: server)
+        let onsets = [0.8, 1.4, 2.3]
+        let (packets, preSkip) = try ImpactAudio.opusPackets(ImpactAudio.scene(seconds: 3, onsets: onsets))
+        let start = try await server.call("POST", "/streams/start", token: phone.token, json: """
+            {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
+            """)
+        #expect(start.status == 200)
+        // A browser learns its pre-skip from its first encoded packet: it says so with that packet.
+        try await phone.socket.send(#"{"type":"audio.preSkip","preSkip":\#(preSkip)}"#)
+        // The microphone lost 120 ms after packet 50 (1.0 s): the encoder's timestamps skip it, the audio does not.
+        let base: UInt64 = 1_700_000_000_000_000
+        let gap: UInt64 = 120_000
+        for (index, packet) in packets.enumerated() {
+            let capture = base + UInt64(index) * 20_000 + (index >= 50 ? gap : 0)
+            try await phone.socket.send(binary: TestPhone.frame(
+                kind: 1, codec: 1, sequence: UInt32(index), captureTime: capture, payload: packet))
+        }
+        var heard: [[String: Any]] = []
+        while heard.count < onsets.count, let text = await phone.socket.next(type: "bounce") {
+            heard.append(jsonObject(text))
+        }
+        #expect(heard.count == onsets.count)
+        for (bounce, onset) in zip(heard, onsets) {
+            let shift = onset >= 1.0 ? Double(gap) / 1e6 : 0
+            let capture = Double(bounce["captureTime"] as? Int64 ?? 0)
+            #expect(abs(capture - (Double(base) + (onset + shift) * 1e6)) < 1000, "pre-skip out: \(bounce)")
+            #expect(abs((bounce["streamTime"] as? Double ?? 0) - (onset + shift)) < 0.001,
+                    "stream time on the phone's clock: \(bounce)")
+        }
+        let report = jsonObject(await phone.socket.next(where: {
+            let message = jsonObject($0)
+            return message["type"] as? String == "stream" && message["captureGaps"] != nil
+        }))
+        let gaps = report["captureGaps"] as? [String: Any]
+        #expect(gaps?["count"] as? Int == 1)
+        #expect(gaps?["ms"] as? Double == 120)
+    }
+
     @Test("a stream that sends nothing fails with diagnostics (lobby and readiness too); frames make it live again")
     func streamFailure() async throws {
         let server = try await HubTestServer.start(streamMonitor: .quick(stall: .milliseconds(600)))
@@ -171,7 +212,7 @@ extension EndToEndTests {
         _ = try await server.call("POST", "/streams/start", token: token, json: audioOnly)
         _ = await other.next(where: { jsonObject($0)["state"] as? String == "failed" })
         let audio = { () async throws -> String? in
-            let lobby = try await server.call("GET", "/sessions/\(code)")
+            let lobby = try await server.call("GET", "/sessions/\(code)", token: token)
             return (seat(lobby.body)?["stream"] as? [String: Any])?["audio"] as? String
         }
         #expect(try await audio() == "live")

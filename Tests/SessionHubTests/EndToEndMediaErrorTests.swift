@@ -5,8 +5,8 @@ import Testing
 /// Rejected media over real sockets (part of the serialized "End to end" suite).
 extension EndToEndTests {
     /// The lobby's `stream` of the session's only player.
-    private func playerStream(on server: HubTestServer, code: String) async throws -> [String: Any] {
-        let lobby = try await server.call("GET", "/sessions/\(code)")
+    private func playerStream(on server: HubTestServer, code: String, token: String) async throws -> [String: Any] {
+        let lobby = try await server.call("GET", "/sessions/\(code)", token: token)
         return (lobby.body["players"] as? [[String: Any]])?.first?["stream"] as? [String: Any] ?? [:]
     }
 
@@ -22,7 +22,7 @@ extension EndToEndTests {
         try await phone.socket.send(binary: TestPhone.frame(kind: 2, codec: 1, sequence: 0, payload: [0, 0, 1, 0x65]))
         try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 0, payload: [0xff, 0x00]))
         try await handled(phone.socket)
-        let stream = try await playerStream(on: server, code: code)
+        let stream = try await playerStream(on: server, code: code, token: phone.token)
         #expect(stream["video"] as? String == "starting")
         #expect(stream["audio"] as? String == "starting")
         var metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body
@@ -41,7 +41,7 @@ extension EndToEndTests {
         try await phone.socket.send(binary: TestPhone.frame(kind: 1, codec: 1, sequence: 1,
                                                             payload: TestPhone.silentOpusPacket))
         try await handled(phone.socket)
-        let live = try await playerStream(on: server, code: code)
+        let live = try await playerStream(on: server, code: code, token: phone.token)
         #expect(live["video"] as? String == "live")
         #expect(live["audio"] as? String == "live")
         metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics").body

@@ -225,7 +225,7 @@ struct EndToEndTests {
         let photo = try await TestHTTPClient.request(.GET, port: second.port, path: photoURL)
         #expect(photo.status == 200 && photo.headers["Content-Type"].first == "image/png")
 
-        let lobby = try await second.call("GET", "/sessions/\(code)")
+        let lobby = try await second.call("GET", "/sessions/\(code)", token: token)
         #expect(lobby.status == 200)
         let seat = (lobby.body["players"] as? [[String: Any]])?.first
         #expect(seat?["name"] as? String == "Ari")
@@ -293,7 +293,7 @@ struct EndToEndTests {
         }
         let start = try await server.call("POST", "/sessions/\(code)/start", token: hostToken)
         #expect(start.status == 200)
-        let lobby = try await server.call("GET", "/sessions/\(code)")
+        let lobby = try await server.call("GET", "/sessions/\(code)", token: hostToken)
         #expect(lobby.body["state"] as? String == "playing")
         #expect((lobby.body["players"] as? [[String: Any]])?.allSatisfy { $0["ready"] as? Bool == true } == true)
         try await server.stop()

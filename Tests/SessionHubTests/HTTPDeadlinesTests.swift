@@ -71,6 +71,13 @@ struct ConnectionLimiterTests {
         #expect(limiter.opened(from: "c") == .admit)
         #expect(limiter.perAddress == ["a": 1, "c": 1])
     }
+
+    @Test("a trusted proxy (uncapped) passes the per-address cap but not the total one, and is still counted")
+    func uncapped() {
+        var limiter = ConnectionLimiter(maxTotal: 3, maxPerAddress: 1)
+        let admissions = (0..<4).map { _ in limiter.opened(from: "proxy", capped: false) }
+        #expect(admissions == [.admit, .admit, .admit, .refuseTotal] && limiter.perAddress == ["proxy": 3])
+    }
 }
 
 @Suite("UserSocketCounter: WebSockets per user")

@@ -60,6 +60,37 @@ struct IngestSequenceTests {
         #expect(timeline.streamFrame(ofDetectorFrame: 10) == 510)
     }
 
+    @Test("a capture gap (the phone's clock jumps past the audio sent) is skipped in stream time and counted")
+    func captureGaps() {
+        var timeline = StreamTimeline(sampleRate: 48000, preSkip: 0)
+        timeline.packetStarts(captureTime: 1_000_000)
+        timeline.fed(frames: 960)
+        timeline.packetStarts(captureTime: 1_028_000)  // 8 ms late: jitter within the tolerance, not a gap
+        timeline.fed(frames: 960)
+        #expect(timeline.streamFrames == 1920 && timeline.captureGaps.count == 0)
+        timeline.packetStarts(captureTime: 1_148_000)  // 100 ms of input never sent
+        #expect(timeline.streamFrames == 1920 + 4800)
+        #expect(timeline.captureGaps == .init(count: 1, micros: 100_000))
+        timeline.fed(frames: 960)
+        #expect(timeline.streamTime(ofStreamFrame: timeline.streamFrames) == 0.16, "stream time = the phone's 160 ms")
+        #expect(timeline.captureTime(ofStreamFrame: 6720 + 480) == 1_158_000)
+        timeline.packetStarts(captureTime: 1_100_000)  // earlier than expected: nothing to fill
+        timeline.fed(frames: 960)
+        timeline.packetStarts(captureTime: 1_120_000 + 60_000_000)  // a reset clock: re-anchored, not skipped
+        #expect(timeline.captureGaps.count == 1 && timeline.streamFrames == 6720 + 1920)
+    }
+
+    @Test("a pre-skip given after the stream started shifts the times reported from then on")
+    func latePreSkip() {
+        var timeline = StreamTimeline(sampleRate: 48000, preSkip: 0)
+        timeline.packetStarts(captureTime: 5_000_000)
+        timeline.fed(frames: 960)
+        #expect(timeline.captureTime(ofStreamFrame: 480) == 5_010_000)
+        timeline.preSkip = 312
+        #expect(timeline.captureTime(ofStreamFrame: 480) == 5_003_500)
+        #expect(timeline.streamTime(ofStreamFrame: 312) == 0)
+    }
+
     @Test("no packet yet: no capture time; before every packet kept: from the oldest")
     func captureBounds() {
         var timeline = StreamTimeline(sampleRate: 1000, preSkip: 0, packetCapacity: 2)

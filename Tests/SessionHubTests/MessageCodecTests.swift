@@ -21,6 +21,7 @@ struct MessageCodecTests {
         (#"{"type":"unready"}"#, .unready),
         (#"{"type":"mute","video":true,"audio":false}"#, .mute(.init(video: true, audio: false))),
         (#"{"type":"leave"}"#, .leave),
+        (#"{"type":"audio.preSkip","preSkip":312}"#, .audioPreSkip(.init(preSkip: 312))),
     ])
     func decodesEveryType(text: String, expected: ClientMessage) throws {
         #expect(try MessageCodec.decodeClientMessage(text) == expected)
@@ -71,6 +72,9 @@ struct MessageCodecTests {
         (#"{"type":"probe.pong","id":1.5,"t":3}"#, .invalidField("id")),
         (#"{"type":"probe.pong","id":1,"t":1e400}"#, .invalidField("t")),
         (#"{"type":"hello","resumeToken":7}"#, .invalidField("resumeToken")),
+        (#"{"type":"audio.preSkip","preSkip":65536}"#, .invalidField("preSkip")),
+        (#"{"type":"audio.preSkip","preSkip":-1}"#, .invalidField("preSkip")),
+        (#"{"type":"audio.preSkip"}"#, .missingField("preSkip")),
     ])
     func fieldErrors(text: String, expected: MessageDecodingError) {
         #expect(throws: expected) { try MessageCodec.decodeClientMessage(text) }
@@ -132,7 +136,7 @@ struct MessageCodecTests {
         let messages: [ClientMessage] = [
             .hello(.init(resumeToken: "r")), .permissions(Fixture.granted), .streamConfig(Fixture.config),
             .battery(Fixture.fullBattery), .connectionTestStart, .probePong(.init(id: 1, t: 2)), .ready, .unready,
-            .mute(.init(video: false, audio: true)), .leave,
+            .mute(.init(video: false, audio: true)), .leave, .audioPreSkip(.init(preSkip: 312)),
         ]
         for message in messages {
             let text = try MessageCodec.encodeJSON(message)

@@ -53,7 +53,7 @@ struct OutputLimitTests {
         var connection = ""
         for _ in 0..<100 {
             try await Task.sleep(for: .milliseconds(100))
-            let lobby = try await server.call("GET", "/sessions/\(hosted.code)")
+            let lobby = try await server.call("GET", "/sessions/\(hosted.code)", token: hosted.hostToken)
             connection = ((lobby.body["players"] as? [[String: Any]])?.first?["connection"] as? String) ?? ""
             if connection == "reconnecting" { break }
         }

@@ -99,8 +99,6 @@ struct PlayerJourneyTests {
     @Test("messages ahead of the journey get out_of_order and leave the state as it was", arguments: [
         (PlayerJourney.Phase.joined, ClientMessage.permissions(Fixture.granted), "Set your display name first"),
         (.profiled, .streamConfig(Fixture.config), "Allow camera and microphone access first"),
-        (.profiled, .connectionTestStart, "Set up your stream first"),
-        (.permissions, .connectionTestStart, "Set up your stream first"),
         (.permissions, .mute(.init(video: true, audio: false)), "Set up your stream first"),
         (.profiled, .ready, "Test your connection first"),
         (.streamConfigured, .ready, "Test your connection first"),
@@ -111,6 +109,18 @@ struct PlayerJourneyTests {
         let before = journey
         #expect(journey.received(message, now: t0) == [.send(.error(.outOfOrder(text)))])
         #expect(journey == before)
+    }
+
+    @Test("the connection test runs at any step after hello; its result is kept and completes the stream step")
+    func earlyTest() {
+        var journey = Fixture.journey(at: .profiled)
+        #expect(journey.received(.connectionTestStart, now: t0) == [.startConnectionTest])
+        _ = journey.connectionTestCompleted(Fixture.fairTest, now: t0)
+        #expect(journey.phase == .profiled)
+        #expect(journey.lobbyGrade == .fair)
+        _ = journey.received(.permissions(Fixture.granted), now: t0)
+        _ = journey.received(.streamConfig(Fixture.config), now: t0)
+        #expect(journey.phase == .tested, "the test run while the user typed counts")
     }
 
     @Test("streams/start before the permissions step, or with no track, is refused")
@@ -211,9 +221,29 @@ struct PlayerJourneyTests {
     func testFailed() {
         var journey = Fixture.journey(at: .streamConfigured)
         _ = journey.received(.connectionTestStart, now: t0)
-        #expect(journey.connectionTestFailed(now: t0) == [.send(.error(.connectionTestFailed))])
-        #expect(journey.connectionTestFailed(now: t0) == [])
+        let failure = ConnectionTestFailure(failure: "no_filler")
+        #expect(journey.connectionTestFailed(failure, now: t0) == [.send(.connectionTestFailed(failure))])
+        #expect(journey.connectionTestFailed(failure, now: t0) == [])
         #expect(journey.received(.connectionTestStart, now: t0) == [.startConnectionTest])
+    }
+
+    @Test("audio.preSkip goes to the audio ingest once a stream has audio; before, stream_not_started")
+    func audioPreSkip() {
+        var early = Fixture.journey(at: .permissions)
+        #expect(early.received(.audioPreSkip(.init(preSkip: 312)), now: t0) == [.send(.error(.streamNotStarted))])
+        var streaming = Fixture.journey(at: .streamConfigured)
+        #expect(streaming.received(.audioPreSkip(.init(preSkip: 312)), now: t0) == [.setAudioPreSkip(312)])
+    }
+
+    @Test("a test cut short by a dropped socket is reported as interrupted on the next hello, once")
+    func interruptedTest() {
+        var journey = Fixture.journey(at: .streamConfigured)
+        _ = journey.received(.connectionTestStart, now: t0)
+        _ = journey.disconnected(now: t0, grace: .seconds(60))
+        let back = journey.connected(now: t0 + .seconds(1))
+        #expect(back.first == .send(.connectionTestFailed(.interrupted)))
+        _ = journey.disconnected(now: t0 + .seconds(2), grace: .seconds(60))
+        #expect(!journey.connected(now: t0 + .seconds(3)).contains(.send(.connectionTestFailed(.interrupted))))
     }
 
     @Test("a dropped socket: reconnecting for the grace period, running test cancelled, expired at the deadline")

@@ -112,9 +112,11 @@ struct ProberConnectionProbeTests {
         #expect(ConnectionProbe.Action.failed(.noFiller).serverMessage == nil)
     }
 
-    @Test("failures are told to the phone as connection_test_failed and logged by code")
+    @Test("failures are told to the phone as connectionTest {failure} by code, and logged with their counts")
     func failures() {
-        #expect(ConnectionProbeFailure.noFiller.apiError == .connectionTestFailed)
+        #expect(ConnectionProbeFailure.noFiller.report
+                == ConnectionTestFailure(failure: "no_filler"))
+        #expect(ConnectionProbeFailure.noFiller.report.message == "Connection error, please try again")
         #expect(ConnectionProbeFailure.tooFewPongs(received: 2, needed: 5).code == "too_few_pongs")
         #expect(ConnectionProbeFailure.tooFewPongsUnderLoad(received: 1, needed: 3).description
                 == "too_few_pongs_under_load: 1 of 3 pongs under load")

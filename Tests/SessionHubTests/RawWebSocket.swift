@@ -18,10 +18,11 @@ final class RawWebSocket: @unchecked Sendable {
     let socket: RawSocket
     private var buffer: [UInt8] = []
 
-    /// Opens `path` with a valid upgrade; fails unless the answer is 101.
-    init(port: Int, path: String, receiveBuffer: Int32? = nil) throws {
+    /// Opens `path` with a valid upgrade (and `extra` header lines, each ending in CRLF); fails unless the answer is
+    /// 101.
+    init(port: Int, path: String, receiveBuffer: Int32? = nil, extra: String = "") throws {
         socket = try RawSocket(port: port, receiveBuffer: receiveBuffer)
-        try socket.send(Self.upgradeRequest(path: path))
+        try socket.send(Self.upgradeRequest(path: path, extra: extra))
         var head = [UInt8]()
         let end = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < end {
@@ -86,6 +87,20 @@ final class RawWebSocket: @unchecked Sendable {
             guard ContinuousClock.now < end, let chunk = socket.receive(timeout: .milliseconds(50)) else { return nil }
             buffer += chunk
         }
+    }
+
+    /// The `error` code and the close code the server sends first (an error message, then the close); nils for what
+    /// did not come.
+    func refusal(timeout: Duration = .seconds(5)) -> (error: String?, close: UInt16?) {
+        var error: String?
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end, let frame = next(timeout: end - ContinuousClock.now) {
+            if frame.opcode == 1, error == nil {
+                error = (jsonObject(frame.text)["code"] as? String) ?? frame.text
+            }
+            if frame.opcode == 8 { return (error, frame.closeCode ?? 1005) }
+        }
+        return (error, nil)
     }
 
     /// The close code the server sends, skipping other frames; nil when the socket ends without one.

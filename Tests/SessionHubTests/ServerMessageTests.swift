@@ -52,7 +52,9 @@ struct ServerMessageTests {
         (.probePing(ProbeStamp(id: 3, t: 99)), "probe.ping", ["id", "t"]),
         (.probeUpload(ProbeUpload(seconds: 2)), "probe.upload", ["seconds"]),
         (.connectionTest(Fixture.goodTest), "connectionTest",
-         ["uploadMbps", "rttMs", "rttUnderLoadMs", "jitterMs", "grade"]),
+         ["uploadMbps", "rttMs", "rttUnderLoadMs", "jitterMs", "grade", "autoQuality"]),
+        (.connectionTestFailed(ConnectionTestFailure(failure: "no_filler")), "connectionTest",
+         ["failure", "message"]),
         (.bounce(Bounce(playerId: PlayerID("p1"), streamTime: 1.25, captureTime: 1_000_000, kind: .table,
                         confidence: 0.9)),
          "bounce", ["playerId", "streamTime", "captureTime", "kind", "confidence"]),
@@ -88,7 +90,7 @@ struct ServerMessageTests {
             + #""type":"readiness"}"#)
         #expect(try MessageCodec.encode(.error(.outOfOrder("Send hello first")))
             == #"{"code":"out_of_order","message":"Send hello first","type":"error"}"#)
-        #expect(try MessageCodec.encode(.connectionTest(Fixture.goodTest)) == #"{"grade":"good","jitterMs":5,"#
+        #expect(try MessageCodec.encode(.connectionTest(Fixture.goodTest)) == #"{"autoQuality":"1080p","grade":"good","jitterMs":5,"#
             + #""rttMs":{"median":40,"p90":60},"rttUnderLoadMs":{"median":80,"p90":120},"type":"connectionTest","#
             + #""uploadMbps":12.4}"#)
     }

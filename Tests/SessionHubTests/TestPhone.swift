@@ -29,8 +29,10 @@ struct TestPhone {
     static let silentOpusPacket: [UInt8] = (try? OpusPacketEncoder().encode([Float](repeating: 0, count: 960))) ?? [0xf8]
 
     /// permissions → streamConfig → streams/start → first frames → battery → connection test; returns the
-    /// `connectionTest` result message.
-    func walkToTested() async throws -> [String: Any] {
+    /// `connectionTest` result message. Filler: frames of `fillerBytes`, `fillerPause` apart (nil: as fast as the
+    /// socket takes them, like a phone on a fast link).
+    func walkToTested(fillerBytes: Int = 32 * 1024, fillerPause: Duration? = .milliseconds(5)) async throws
+        -> [String: Any] {
         try await socket.send(#"{"type":"permissions","camera":"granted","microphone":"granted"}"#)
         try await socket.send(#"{"type":"streamConfig","quality":"720p","fps":30}"#)
         let start = try await server.call("POST", "/streams/start", token: token, json: """
@@ -58,9 +60,10 @@ struct TestPhone {
                     let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
                     var sequence: UInt32 = 0
                     while ContinuousClock.now < end {
-                        try await sender.send(binary: Self.frame(kind: 3, codec: 0, sequence: sequence, bytes: 32 * 1024))
+                        try await sender.send(binary: Self.frame(kind: 3, codec: 0, sequence: sequence,
+                                                                 bytes: fillerBytes - 14))
                         sequence += 1
-                        try await Task.sleep(for: .milliseconds(5))
+                        if let fillerPause { try await Task.sleep(for: fillerPause) }
                     }
                 }
             case "connectionTest":

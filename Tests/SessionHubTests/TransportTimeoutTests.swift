@@ -112,7 +112,7 @@ struct TransportTimeoutTests {
         }
         #expect(sawPing)
         #expect(closed)
-        let lobby = try await server.call("GET", "/sessions/\(hosted.code)")
+        let lobby = try await server.call("GET", "/sessions/\(hosted.code)", token: hosted.hostToken)
         let players = (lobby.body["players"] as? [[String: Any]]) ?? []
         #expect(players.map { $0["connection"] as? String } == ["reconnecting", "connected"])
         try await server.stop()

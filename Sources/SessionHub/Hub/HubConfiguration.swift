@@ -10,9 +10,15 @@ package struct HubConfiguration: Sendable {
     package var tokenLifetime: Duration
     /// Seats, grace period, idle expiry and readiness rules of every session.
     package var session: SessionState.Configuration
-    /// Join attempts allowed per client address: a burst and a sustained rate.
+    /// Join attempts allowed per user (token): a burst and a sustained rate (docs/SECURITY.md, "Joins").
     package var joinBurst: Double
     package var joinsPerSecond: Double
+    /// Join attempts allowed per session (all users together): a burst and a sustained rate.
+    package var sessionJoinBurst: Double = 32
+    package var sessionJoinsPerSecond: Double = 32.0 / 60
+    /// Failed session-code lookups allowed per client address (`CodeGuessBudget`): a burst and a sustained rate.
+    package var codeGuessBurst: Double = 20
+    package var codeGuessesPerSecond: Double = 20.0 / 60
     /// Password attempts (logins and signups) per client address: a burst and a sustained rate.
     package var loginBurst: Double = 10
     package var loginsPerSecond: Double = 10.0 / 60

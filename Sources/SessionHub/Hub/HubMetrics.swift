@@ -61,7 +61,7 @@ final class HubMetrics: Sendable {
     func joined() { joins.increment() }
 
     /// A message arrived on a socket.
-    func message(binary: Bool) { (binary ? binaryFrames : textMessages).increment() }
+    func message(binary: Bool, count: Int = 1) { (binary ? binaryFrames : textMessages).increment(by: Int64(count)) }
 
     /// An error was sent to a client, by its code.
     func error(_ code: String) { errors.increment(code) }

@@ -28,31 +28,49 @@ extension HubRouter {
             hostToken: issue(token.userId, .host)))
     }
 
-    func lobby(code text: String, reply: Reply) {
-        guard let code = SessionCode(userInput: text), let live = hub.session(code) else {
-            return reply.send(.error(.sessionNotFound))
+    /// The full lobby for the session's host and seated players (a token in `Authorization`); for anyone else the
+    /// `LobbySummary`, without names, photos or player ids. Lookups are budgeted (`SessionHub.lookUp`).
+    func lobby(code text: String, request: HTTPRequest, reply: Reply) {
+        let user: UserID?
+        do throws(APIError) {
+            user = request.headers["authorization"] == nil ? nil : try caller(request).userId
+        } catch {
+            return reply.send(.error(error))
         }
-        live.read({ $0.lobby }) { lobby in
-            reply.send((try? json(200, lobby)) ?? .error(.internal))
+        hub.lookUp(text, from: request.remoteAddress, user: user) { lookup in
+            guard case .live(let live, let member) = lookup else { return reply.send(Self.refusal(lookup)) }
+            if member {
+                live.read({ $0.lobby }) { lobby in reply.send((try? json(200, lobby)) ?? .error(.internal)) }
+            } else {
+                live.read({ $0.lobbySummary }) { summary in reply.send((try? json(200, summary)) ?? .error(.internal)) }
+            }
         }
     }
 
+    /// Joins are limited per user and per session (docs/SECURITY.md, "Joins"), not per address: a venue's phones
+    /// share one. Unknown codes spend from the address's failed-lookup budget.
     func join(code text: String, request: HTTPRequest, reply: Reply) {
-        let retryAfter = hub.joinLimiter.withLockedValue { $0.attempt(request.remoteAddress, now: .now) }
-        if let retryAfter {
-            var response = HTTPResponse.error(.tooManyJoinAttempts)
-            response.headers.append(("Retry-After", "\(retryAfter)"))
-            return reply.send(response)
-        }
         let token: AccessToken
         do throws(APIError) {
             token = try caller(request, allowing: [.user, .guest])
         } catch {
             return reply.send(.error(error))
         }
-        guard let code = SessionCode(userInput: text), let live = hub.session(code) else {
-            return reply.send(.error(.sessionNotFound))
+        if let wait = hub.joinLimiter.withLockedValue({ $0.attempt(token.userId, now: .now) }) {
+            return reply.send(.error(.tooManyJoinAttempts, retryAfter: wait))
         }
+        hub.lookUp(text, from: request.remoteAddress, user: token.userId) { lookup in
+            guard case .live(let live, let member) = lookup else { return reply.send(Self.refusal(lookup)) }
+            // A seated user's join again (it returns the same seat) is never held up by the others.
+            if !member, let wait = hub.sessionJoinLimiter.withLockedValue({ $0.attempt(live.code, now: .now) }) {
+                return reply.send(.error(.tooManyJoinAttempts, retryAfter: wait))
+            }
+            join(live, token: token, reply: reply)
+        }
+    }
+
+    private func join(_ live: LiveSession, token: AccessToken, reply: Reply) {
+        let code = live.code
         hub.worker.async {
             let profile = (try? self.profile(of: token.userId)) ?? nil
             let playerId = PlayerID(RandomID.hex(bytes: 12))
@@ -85,9 +103,18 @@ extension HubRouter {
         } catch {
             return reply.send(.error(error))
         }
-        guard let code = SessionCode(userInput: text), let live = hub.session(code) else {
-            return reply.send(.error(.sessionNotFound))
+        hub.lookUp(text, from: request.remoteAddress, user: token.userId) { lookup in
+            guard case .live(let live, member: true) = lookup else {
+                // Someone with no part in the session: answered (and counted) as an unknown code.
+                if case .live = lookup { return reply.send(Self.refusal(hub.failedLookup(from: request.remoteAddress))) }
+                return reply.send(Self.refusal(lookup))
+            }
+            control(live, command, token: token, reply: reply)
         }
+    }
+
+    private func control(_ live: LiveSession, _ command: String, token: AccessToken, reply: Reply) {
+        let code = live.code
         let starting = command == "start"
         live.request({ state, now throws(APIError) in
             let actions = starting ? try state.start(by: token.userId, now: now) : try state.end(by: token.userId, now: now)
@@ -114,9 +141,17 @@ extension HubRouter {
         } catch {
             return reply.send(.error(error))
         }
-        guard let code = SessionCode(userInput: start.sessionCode), let live = hub.session(code) else {
-            return reply.send(.error(.sessionNotFound))
+        hub.lookUp(start.sessionCode, from: request.remoteAddress, user: token.userId) { lookup in
+            guard case .live(let live, member: true) = lookup else {
+                // No seat in the session: answered (and counted) as an unknown code.
+                if case .live = lookup { return reply.send(Self.refusal(hub.failedLookup(from: request.remoteAddress))) }
+                return reply.send(Self.refusal(lookup))
+            }
+            startStreams(live, token: token, start: start, reply: reply)
         }
+    }
+
+    private func startStreams(_ live: LiveSession, token: AccessToken, start: StreamStartRequest, reply: Reply) {
         let streamId = RandomID.hex(bytes: 12)
         live.startStreams(user: token.userId, request: start, streamId: streamId) { result in
             switch result {

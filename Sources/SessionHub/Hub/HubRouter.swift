@@ -39,7 +39,7 @@ package struct HubRouter: HTTPRouting {
         case ("POST", "sessions", 1):
             onWorker(reply) { () throws(APIError) in try createSession(request) }
         case ("GET", "sessions", 2):
-            lobby(code: segments[1], reply: reply)
+            lobby(code: segments[1], request: request, reply: reply)
         case ("POST", "sessions", 3) where segments[2] == "join":
             join(code: segments[1], request: request, reply: reply)
         case ("POST", "sessions", 3) where segments[2] == "start" || segments[2] == "end":

@@ -24,6 +24,19 @@ extension LiveSession {
         }
     }
 
+    /// Bulk probe filler read from `connection` in one burst (`FillerBatch`): feeds the player's running test.
+    func filler(bytes: Int, from connection: ConnectionID) {
+        let arrival = ContinuousClock.now
+        queue.async {
+            guard case .player(let player, let greeted)? = self.state.sockets[connection], greeted else {
+                self.mediaRejected(self.notFromAPlayer(connection) ?? .outOfOrder("Say hello before sending media"),
+                                   from: connection, at: arrival)
+                return
+            }
+            self.fillerArrived(from: player, bytes: bytes, at: arrival)
+        }
+    }
+
     /// A binary message from `connection` that is not a media frame: answered like every rejected frame.
     func malformedFrame(_ error: MediaFrameError, from connection: ConnectionID) {
         let arrival = ContinuousClock.now
@@ -106,7 +119,10 @@ extension LiveSession {
                     "player.id": "\(player)", "track": "\(kind.rawValue)", "state": "\(mediaState.rawValue)",
                 ])
                 perform(state.mediaChanged(player, kind, to: mediaState, now: .now))
-            case .report(let report, let grade):
+            case .report(var report, let grade):
+                if let gaps = streams[player]?.audio?.captureGaps, gaps.count > 0 {
+                    report.captureGaps = .init(count: gaps.count, ms: (Double(gaps.micros) / 100).rounded() / 10)
+                }
                 if let socket = state.seats[player]?.connection { send(.stream(report), to: socket) }
                 let actions = state.mediaRateGraded(player, grade)
                 if !actions.isEmpty { perform(actions) }

@@ -61,7 +61,7 @@ extension LiveSession {
             case .failed(let reason):
                 stopProbe(for: player)
                 logger.info("connection test failed", metadata: ["player.id": "\(player)", "reason": "\(reason)"])
-                perform(state.connectionTestFailed(player, now: .now))
+                perform(state.connectionTestFailed(player, reason.report, now: .now))
             }
         }
     }

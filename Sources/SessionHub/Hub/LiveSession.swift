@@ -92,10 +92,19 @@ final class LiveSession: @unchecked Sendable {
         queue.async { completion(body(self.state)) }
     }
 
-    /// A socket for this session opened: remember it, then let the state machine greet or refuse it.
-    func attach(_ connection: WebSocketConnection, user: UserID, dashboard: Bool) {
+    /// A socket for this session opened: remember it, then let the state machine greet or refuse it. `gate` runs
+    /// first, on the queue: when it returns an error and a close code the socket gets them and never reaches the
+    /// state machine.
+    func attach(_ connection: WebSocketConnection, user: UserID, dashboard: Bool,
+                gate: @escaping @Sendable (SessionState) -> (APIError, CloseCode)? = { _ in nil }) {
         let id = ConnectionID(connection.id)
         queue.async {
+            if let (error, code) = gate(self.state) {
+                self.metrics.error(error.code)
+                if let text = self.encode(.error(error)) { connection.send(text: text) }
+                connection.close(code: code.code, reason: code.reason)
+                return
+            }
             self.sockets[id] = connection
             let now = ContinuousClock.now
             let actions = dashboard
@@ -133,6 +142,8 @@ final class LiveSession: @unchecked Sendable {
                 stopProbe(for: player)
             case .probePong(let player, let stamp, let receivedAt):
                 probePong(player, stamp, receivedAt: receivedAt)
+            case .setAudioPreSkip(let player, let frames):
+                streams[player]?.audio?.preSkip = frames
             case .seatFreed(let player):
                 stopProbe(for: player)
                 stopStreams(of: player)

@@ -8,12 +8,11 @@ extension SessionHub: WebSocketRoute {
         return allowed
     }
 
+    /// The token is checked first (4001), then the code (`lookUp`'s budget): an unknown code gets 4000 (4129 once
+    /// the address's budget is spent), as does a dashboard for a session the caller has no part in; a player
+    /// without a seat spends from the budget too and gets 4003 from the state machine.
     package func opened(_ connection: WebSocketConnection) {
         let endpoint = connection.endpoint
-        guard let code = SessionCode(userInput: endpoint.sessionCode), let live = session(code) else {
-            refuse(connection, .sessionNotFound, close: .sessionEnded)
-            return
-        }
         let token: AccessToken
         do throws(APIError) {
             switch endpoint.role {
@@ -27,6 +26,16 @@ extension SessionHub: WebSocketRoute {
             refuse(connection, error, close: .authFailed)
             return
         }
+        guard let code = SessionCode(userInput: endpoint.sessionCode), let live = session(code) else {
+            let failed = SessionCode(userInput: endpoint.sessionCode) == nil ? .unknown : failedLookup(
+                from: connection.remoteAddress)
+            if case .limited(let wait) = failed {
+                refuse(connection, .tooManyCodeGuesses, close: .tooManyCodeGuesses(retryAfter: wait))
+            } else {
+                refuse(connection, .sessionNotFound, close: .sessionEnded)
+            }
+            return
+        }
         guard userSockets.withLockedValue({ $0.opened(connection.id, user: token.userId) }) else {
             refuse(connection, .tooManyConnections, close: .tooManySockets)
             return
@@ -37,7 +46,15 @@ extension SessionHub: WebSocketRoute {
         logger.debug("socket opened", metadata: [
             "session.code": "\(code)", "user.id": "\(token.userId)", "socket.id": "\(connection.id)",
         ])
-        live.attach(connection, user: token.userId, dashboard: dashboard)
+        // Bound at once so that a `hello` right behind the upgrade queues behind this on the session's queue.
+        live.attach(connection, user: token.userId, dashboard: dashboard) { [weak self] state in
+            let user = token.userId
+            guard state.host.userId != user, state.playerID(of: user) == nil, let self else { return nil }
+            switch self.failedLookup(from: connection.remoteAddress) {
+            case .limited(let wait): return (.tooManyCodeGuesses, .tooManyCodeGuesses(retryAfter: wait))
+            case .unknown, .live: return dashboard ? (.sessionNotFound, .sessionEnded) : nil
+            }
+        }
     }
 
     package func received(text: [UInt8], from connection: WebSocketConnection) {
@@ -64,6 +81,11 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
+    package func received(fillerBytes: Int, frames: Int, from connection: WebSocketConnection) {
+        metrics.message(binary: true, count: frames)
+        sessionOf(socket: connection.id)?.filler(bytes: fillerBytes, from: ConnectionID(connection.id))
+    }
+
     package func oversized(bytes: Int, from connection: WebSocketConnection) {
         send(.error(.messageTooLarge(limit: WebSocketLimits.maxTextBytes)), to: connection)
     }
@@ -76,7 +98,8 @@ extension SessionHub: WebSocketRoute {
     }
 
     private func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
-        logger.info("socket refused", metadata: [
+        // A guesser's refusals come by the thousand a second: not worth a line each at info.
+        logger.log(level: error == .tooManyCodeGuesses ? .debug : .info, "socket refused", metadata: [
             "socket.path.code": "\(connection.endpoint.sessionCode)", "error.code": "\(error.code)",
             "close.code": "\(code.code)",
         ])

@@ -21,7 +21,11 @@ package final class SessionHub: Sendable {
     private let sessionQueues: [DispatchQueue]
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
-    let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<String>>
+    /// Join attempts per user and per session.
+    let joinLimiter: NIOLockedValueBox<KeyedRateLimiter<UserID>>
+    let sessionJoinLimiter: NIOLockedValueBox<KeyedRateLimiter<SessionCode>>
+    /// Failed session-code lookups per client address.
+    let codeGuesses: NIOLockedValueBox<CodeGuessBudget>
     /// Open WebSockets per user (`HubConfiguration.maxSocketsPerUser`).
     let userSockets: NIOLockedValueBox<UserSocketCounter>
     /// Password attempts per client address and per account.
@@ -63,6 +67,10 @@ package final class SessionHub: Sendable {
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))
+        self.sessionJoinLimiter = NIOLockedValueBox(KeyedRateLimiter(
+            capacity: configuration.sessionJoinBurst, perSecond: configuration.sessionJoinsPerSecond))
+        self.codeGuesses = NIOLockedValueBox(CodeGuessBudget(burst: configuration.codeGuessBurst,
+                                                             perSecond: configuration.codeGuessesPerSecond))
         try restoreLiveSessions()
     }
 

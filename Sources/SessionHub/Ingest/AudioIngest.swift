@@ -25,7 +25,11 @@ public final class AudioIngest {
 
     /// The codec `POST /streams/start` chose (`.opus` or `.aac`).
     public let codec: MediaFrame.Codec
-    private let preSkip: Int
+    /// The encoder delay in 48 kHz frames: from `POST /streams/start`, or `audio.preSkip` later (taken for every
+    /// bounce reported after it).
+    public var preSkip: Int {
+        didSet { timeline?.preSkip = preSkip }
+    }
     private var decoder: Decoder
     private var detector: ImpactDetector?
     private var timeline: StreamTimeline?
@@ -67,6 +71,9 @@ public final class AudioIngest {
     package convenience init(codec: AudioCodec, preSkip: Int = 0) throws(AudioError) {
         try self.init(codec: codec == .opus ? MediaFrame.Codec.opus : .aac, preSkip: preSkip)
     }
+
+    /// Capture gaps filled so far (`StreamTimeline.CaptureGaps`): input the phone never sent.
+    package var captureGaps: StreamTimeline.CaptureGaps { timeline?.captureGaps ?? .init() }
 
     /// Stream time so far, in seconds (decoded, concealed and skipped audio, less `preSkip`).
     public var streamTime: Double {

@@ -9,7 +9,27 @@ package struct StreamTimeline: Sendable {
     /// Decoded sample rate (frames per second).
     package let sampleRate: Int
     /// Frames at the start of the stream that are encoder delay (`preSkip`, converted to `sampleRate`).
-    package let preSkipFrames: Int64
+    package private(set) var preSkipFrames: Int64
+    /// Input the phone did not send (its capture clock jumped ahead of the audio: a browser dropping microphone
+    /// input under load) and stream time skipped, so it stays on the phone's clock.
+    package struct CaptureGaps: Hashable, Sendable {
+        /// Gaps filled.
+        package var count = 0
+        /// Their total length, µs.
+        package var micros: UInt64 = 0
+        package init(count: Int = 0, micros: UInt64 = 0) {
+            self.count = count
+            self.micros = micros
+        }
+    }
+    /// A packet whose `captureTime` is later than the audio before it accounts for by more than this is a gap.
+    package static let captureGapTolerance: UInt64 = 10_000
+    /// A jump longer than this is the phone's clock being reset, not lost input: the timeline re-anchors on it.
+    package static let maxCaptureGap: UInt64 = 5_000_000
+    /// Capture gaps filled so far.
+    package private(set) var captureGaps = CaptureGaps()
+    /// The last packet's start and captureTime: where the next one is expected.
+    private var lastPacket: (start: Int64, captureTime: UInt64)?
     private let packetCapacity: Int
     private let spliceCapacity: Int
     /// Frames handed to the detector so far.
@@ -23,6 +43,12 @@ package struct StreamTimeline: Sendable {
     /// Ring of (stream frame where a packet starts, its captureTime in µs).
     private var packets: [(start: Int64, captureTime: UInt64)]
     private var nextPacket = 0
+
+    /// The encoder delay in 48 kHz frames, as in an OpusHead (it may be given after the stream started).
+    package var preSkip: Int {
+        get { Int(preSkipFrames * 48000 / Int64(sampleRate)) }
+        set { preSkipFrames = Int64(newValue) * Int64(sampleRate) / 48000 }
+    }
 
     /// `preSkip` is in frames at 48 kHz, as in an OpusHead.
     package init(sampleRate: Int, preSkip: Int, packetCapacity: Int = 64, spliceCapacity: Int = 8) {
@@ -38,8 +64,22 @@ package struct StreamTimeline: Sendable {
     /// Stream frames so far (decoded, concealed and skipped).
     package var streamFrames: Int64 { detectorFrames + skippedFrames }
 
-    /// A received packet's audio is about to be fed: remember where it starts and when it was captured.
+    /// A received packet's audio is about to be fed: remember where it starts and when it was captured. A packet
+    /// captured later than the audio so far accounts for (past `captureGapTolerance`, up to `maxCaptureGap`) follows
+    /// input the phone never sent: stream time skips the gap, so it stays on the phone's clock. Earlier ones, and
+    /// longer jumps (a reset clock), change nothing.
     package mutating func packetStarts(captureTime: UInt64) {
+        if let last = lastPacket {
+            let elapsed = UInt64(max(0, streamFrames - last.start)) * 1_000_000 / UInt64(sampleRate)
+            let expected = last.captureTime &+ elapsed
+            if captureTime > expected, (Self.captureGapTolerance + 1...Self.maxCaptureGap).contains(captureTime - expected) {
+                let gap = captureTime - expected
+                skipped(frames: Int(gap * UInt64(sampleRate) / 1_000_000))
+                captureGaps.count += 1
+                captureGaps.micros += gap
+            }
+        }
+        lastPacket = (streamFrames, captureTime)
         let entry = (start: streamFrames, captureTime: captureTime)
         if packets.count < packetCapacity {
             packets.append(entry)

@@ -12,13 +12,14 @@ extension PlayerJourney {
         case .streamConfig(let config):
             guard phase >= .permissions else { return outOfOrder("Allow camera and microphone access first") }
             streamConfig = config
-            if phase == .permissions { phase = .streamConfigured }
+            // A test that already finished (run in the background while the user set up) counts for the step.
+            if phase == .permissions { phase = connectionTest == nil ? .streamConfigured : .tested }
             return settle(now: now)
         case .battery(let report):
             battery = report
             return settle(now: now)
         case .connectionTestStart:
-            guard phase >= .streamConfigured else { return outOfOrder("Set up your stream first") }
+            // At any step after hello: a phone may test its link while the user types a name.
             guard !testRunning else { return [.send(.error(.testInProgress))] }
             testRunning = true
             return [.startConnectionTest]
@@ -36,6 +37,10 @@ extension PlayerJourney {
             let changed = muted != LobbySnapshot.Muted(video: mute.video, audio: mute.audio)
             muted = LobbySnapshot.Muted(video: mute.video, audio: mute.audio)
             return settle(now: now, lobbyChanged: changed)
+        case .audioPreSkip(let delay):
+            // The track exists from `POST /streams/start` with audio until the seat goes: `off` means none.
+            guard audio != .off else { return [.send(.error(.streamNotStarted))] }
+            return [.setAudioPreSkip(delay.preSkip)]
         }
     }
 
@@ -109,7 +114,8 @@ extension PlayerJourney {
         return lobbyGrade == before ? [] : [.broadcastLobby]
     }
 
-    /// The prober finished the running test: the result goes to the player; the first one completes `tested`.
+    /// The prober finished the running test: the result goes to the player and is kept for the later steps; the
+    /// first one completes `tested` (at once when the stream is configured, else when it is).
     /// A result with no test running (cancelled meanwhile) is dropped.
     package mutating func connectionTestCompleted(_ result: ConnectionTestResult,
                                                   now: ContinuousClock.Instant) -> [Action] {
@@ -121,11 +127,12 @@ extension PlayerJourney {
         return [.send(.connectionTest(result))] + settle(now: now, lobbyChanged: gradeChanged)
     }
 
-    /// The prober gave up on the running test.
-    package mutating func connectionTestFailed(now: ContinuousClock.Instant) -> [Action] {
+    /// The prober gave up on the running test: the phone gets `connectionTest {failure}`.
+    package mutating func connectionTestFailed(_ failure: ConnectionTestFailure,
+                                               now: ContinuousClock.Instant) -> [Action] {
         guard testRunning else { return [] }
         testRunning = false
-        return [.send(.error(.connectionTestFailed))]
+        return [.send(.connectionTestFailed(failure))]
     }
 
     /// The player's socket dropped: keep the seat until `now + grace`.
@@ -134,6 +141,7 @@ extension PlayerJourney {
         var actions: [Action] = []
         if testRunning {
             testRunning = false
+            testInterrupted = true
             actions.append(.cancelConnectionTest)
         }
         return actions + [.scheduleTimer(at: now + grace), .broadcastLobby]
@@ -145,7 +153,10 @@ extension PlayerJourney {
         connection = .connected
         let report = readiness(now: now)
         lastReadiness = report
-        return [.send(.readiness(report))] + (wasReconnecting ? [.broadcastLobby] : [])
+        // A test the drop cut short ends here, so the phone is never left waiting for its result.
+        let interrupted: [Action] = testInterrupted ? [.send(.connectionTestFailed(.interrupted))] : []
+        testInterrupted = false
+        return interrupted + [.send(.readiness(report))] + (wasReconnecting ? [.broadcastLobby] : [])
     }
 
     private func outOfOrder(_ message: String) -> [Action] {

@@ -60,6 +60,7 @@ extension PlayerJourney {
         var restored = Phase(rawValue: snapshot.phase) ?? .joined
         restored = min(restored, .tested)
         if restored == .tested, connectionTest == nil { restored = .streamConfigured }
+        if restored == .streamConfigured, connectionTest != nil { restored = .tested }
         if restored >= .streamConfigured, streamConfig == nil, video == .off, audio == .off { restored = .permissions }
         if restored >= .permissions, permissions == nil { restored = .profiled }
         if restored >= .profiled, displayName?.isEmpty ?? true { restored = .joined }

@@ -45,6 +45,8 @@ package struct PlayerJourney: Hashable, Sendable {
         case forwardProbePong(ProbeStamp, receivedAt: ContinuousClock.Instant)
         /// Make sure a timer fires at this instant (the grace deadline).
         case scheduleTimer(at: ContinuousClock.Instant)
+        /// The audio track's encoder delay changed (`audio.preSkip`): tell the player's audio ingest.
+        case setAudioPreSkip(Int)
     }
 
     /// A finished connection test and when it finished.
@@ -86,6 +88,8 @@ package struct PlayerJourney: Hashable, Sendable {
     package internal(set) var streamGrade: ConnectionGrade?
     /// A connection test is running.
     package internal(set) var testRunning = false
+    /// A running test was cancelled by a dropped socket; the next `hello` is told (`connectionTest {failure}`).
+    var testInterrupted = false
     /// Latest battery report.
     package internal(set) var battery: ClientMessage.Battery?
     /// The readiness last sent (or due on the next connect).
@@ -153,10 +157,12 @@ package struct PlayerJourney: Hashable, Sendable {
             grade: lobbyGrade)
     }
 
-    /// The lobby's grade: the connection test's, raised by what the stream has since proven the link carries.
+    /// The lobby's grade: nil until a connection test has a result (a stream's media rate is only a lower bound of
+    /// the link's: an audio-only stream's 32 kb/s would read `poor`), then the test's, raised by what the stream has
+    /// since proven the link carries.
     package var lobbyGrade: ConnectionGrade? {
-        guard let streamGrade else { return connectionTest?.result.grade }
-        guard let tested = connectionTest?.result.grade else { return streamGrade }
+        guard let tested = connectionTest?.result.grade else { return nil }
+        guard let streamGrade else { return tested }
         return tested.rank >= streamGrade.rank ? tested : streamGrade
     }
 }

@@ -72,9 +72,10 @@ extension SessionState {
     }
 
     /// The prober could not finish this player's connection test.
-    package mutating func connectionTestFailed(_ player: PlayerID, now: ContinuousClock.Instant) -> [Action] {
+    package mutating func connectionTestFailed(_ player: PlayerID, _ failure: ConnectionTestFailure,
+                                               now: ContinuousClock.Instant) -> [Action] {
         guard phase != .ended else { return [] }
-        return route(seats[player]?.journey.connectionTestFailed(now: now) ?? [], for: player)
+        return route(seats[player]?.journey.connectionTestFailed(failure, now: now) ?? [], for: player)
     }
 
     /// Media or other traffic the machine does not see otherwise: keeps the session from idling out.

@@ -7,6 +7,12 @@ extension SessionState {
             players: seatOrder.compactMap { id in seats[id].map { $0.journey.lobbyEntry(id) } })
     }
 
+    /// The lobby without names, photos or player ids: `GET /sessions/{code}` for anyone but the host and the seated.
+    package var lobbySummary: LobbySummary {
+        LobbySummary(code: code.value, displayCode: code.displayCode, state: phase, game: game,
+                     playerCount: seats.count)
+    }
+
     /// The `lobby` message of `.broadcastLobby`.
     package var lobbyMessage: ServerMessage { .lobby(lobby) }
 

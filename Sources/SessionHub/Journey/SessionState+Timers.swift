@@ -44,6 +44,7 @@ extension SessionState {
             case .forwardProbePong(let stamp, let receivedAt):
                 routed.append(.probePong(player, stamp, receivedAt: receivedAt))
             case .scheduleTimer(let deadline): routed += arm(deadline)
+            case .setAudioPreSkip(let frames): routed.append(.setAudioPreSkip(player, frames))
             }
         }
         return Self.deduplicated(routed)

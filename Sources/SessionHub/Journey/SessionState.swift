@@ -66,6 +66,8 @@ package struct SessionState: Sendable {
         case probePong(PlayerID, ProbeStamp, receivedAt: ContinuousClock.Instant)
         /// The seat is gone (left, or grace expired): stop its streams.
         case seatFreed(PlayerID)
+        /// The player gave its audio encoder's delay (`audio.preSkip`): its audio ingest takes it.
+        case setAudioPreSkip(PlayerID, Int)
         /// The session is over: drop it from the live sessions; its code may be reused.
         case discardSession
     }

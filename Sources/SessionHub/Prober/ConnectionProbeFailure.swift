@@ -1,5 +1,5 @@
-/// Why a connection test gave no result. The phone is only told `connection_test_failed` (`apiError`); the code
-/// and description are for logs and metrics.
+/// Why a connection test gave no result. The phone is told the code (`report`: `connectionTest {failure, message}`);
+/// the description, with the counts, is for logs.
 package struct ConnectionProbeFailure: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Reason: Hashable, Sendable {
         case tooFewPongs(received: Int, needed: Int)
@@ -39,6 +39,6 @@ package struct ConnectionProbeFailure: Error, Hashable, Sendable, CustomStringCo
         }
     }
 
-    /// What the phone is shown.
-    package var apiError: APIError { .connectionTestFailed }
+    /// What the phone is sent.
+    package var report: ConnectionTestFailure { ConnectionTestFailure(failure: code) }
 }

@@ -17,8 +17,9 @@ extension APIError {
         .photoDimensionsTooLarge,
         .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .sessionFull, .gameInProgress, .notHost,
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
-        .outOfOrder("m"), .notReady("m"), .testInProgress, .connectionTestFailed, .invalidResumeToken,
+        .outOfOrder("m"), .notReady("m"), .testInProgress, .invalidResumeToken,
         .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
+        .tooManyCodeGuesses,
     ] + media
 
     /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,

@@ -109,6 +109,11 @@ extension APIError {
     /// Too many join attempts from one client address (codes cannot be guessed); `Retry-After` says when to retry.
     package static let tooManyJoinAttempts = APIError(
         status: 429, code: "too_many_attempts", message: "Too many attempts. Wait a moment and try again")
+    /// Too many lookups of unknown session codes (or of sessions the caller has no seat in) from one client address;
+    /// `Retry-After` says when to retry (docs/SECURITY.md, "Code guessing").
+    package static let tooManyCodeGuesses = APIError(
+        status: 429, code: "too_many_code_guesses",
+        message: "Too many unknown session codes. Check the code and try again in a moment")
     /// Media frames for a track that `POST /streams/start` did not start.
     package static let streamNotStarted = APIError(
         status: 409, code: "stream_not_started", message: "Start your stream before sending media")
@@ -149,9 +154,6 @@ extension APIError {
     /// `connectionTest.start` while one runs.
     package static let testInProgress = APIError(
         status: 409, code: "test_in_progress", message: "A connection test is already running")
-    /// The prober could not finish a connection test.
-    package static let connectionTestFailed = APIError(
-        status: 503, code: "connection_test_failed", message: "Connection error, please try again")
     /// `hello` with a resume token that is not this seat's.
     package static let invalidResumeToken = APIError(
         status: 401, code: "invalid_resume_token", message: "This seat cannot be resumed. Join the session again")

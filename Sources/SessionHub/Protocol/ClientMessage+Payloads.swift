@@ -82,6 +82,26 @@ extension ClientMessage {
         }
     }
 
+    /// `audio.preSkip {preSkip}`: the audio encoder's delay in 48 kHz frames (an OpusHead's pre-skip), for a phone
+    /// that learns it only from its first encoded packet, after `POST /streams/start`. 0...65535.
+    package struct AudioPreSkip: Codable, Hashable, Sendable {
+        /// Encoder delay, 48 kHz frames.
+        package var preSkip: Int
+
+        package init(preSkip: Int) { self.preSkip = preSkip }
+
+        private enum CodingKeys: String, CodingKey { case preSkip }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            preSkip = try container.decodeField(Int.self, forKey: .preSkip)
+            guard (0...65535).contains(preSkip) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .preSkip, in: container, debugDescription: "must be an integer from 0 to 65535")
+            }
+        }
+    }
+
     /// `mute {video, audio}`: `true` mutes that track (the stream keeps its state; the lobby shows the mute).
     package struct Mute: Codable, Hashable, Sendable {
         /// Video muted.

@@ -23,6 +23,8 @@ package enum ClientMessage: Hashable, Sendable {
     case mute(Mute)
     /// `leave {}`.
     case leave
+    /// `audio.preSkip {preSkip}`: the audio track's encoder delay, given after `POST /streams/start`.
+    case audioPreSkip(AudioPreSkip)
 
     /// The `"type"` strings of client messages.
     package enum Kind: String, Sendable, CaseIterable {
@@ -30,6 +32,7 @@ package enum ClientMessage: Hashable, Sendable {
         case connectionTestStart = "connectionTest.start"
         case probePong = "probe.pong"
         case ready, unready, mute, leave
+        case audioPreSkip = "audio.preSkip"
     }
 
     /// This message's `"type"`.
@@ -45,6 +48,7 @@ package enum ClientMessage: Hashable, Sendable {
         case .unready: .unready
         case .mute: .mute
         case .leave: .leave
+        case .audioPreSkip: .audioPreSkip
         }
     }
 }
@@ -73,6 +77,7 @@ extension ClientMessage: Codable {
         case .unready: self = .unready
         case .mute: self = .mute(try Mute(from: decoder))
         case .leave: self = .leave
+        case .audioPreSkip: self = .audioPreSkip(try AudioPreSkip(from: decoder))
         }
     }
 
@@ -86,6 +91,7 @@ extension ClientMessage: Codable {
         case .battery(let payload): try payload.encode(to: encoder)
         case .probePong(let payload): try payload.encode(to: encoder)
         case .mute(let payload): try payload.encode(to: encoder)
+        case .audioPreSkip(let payload): try payload.encode(to: encoder)
         case .connectionTestStart, .ready, .unready, .leave: break
         }
     }

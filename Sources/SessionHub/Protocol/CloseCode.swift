@@ -42,6 +42,11 @@ package struct CloseCode: Hashable, Sendable, CustomStringConvertible {
     package static let restartRetryHint: Duration = .seconds(1)
     /// The server's keep-alive ping was not answered in time (`TransportLimits.pongTimeout`); reconnect and resume.
     package static let noPong = CloseCode(4102, "no pong in time")
+    /// Too many lookups of unknown session codes from the client's address (`error too_many_code_guesses` first);
+    /// retry after the seconds in the reason.
+    package static func tooManyCodeGuesses(retryAfter seconds: Int) -> CloseCode {
+        CloseCode(4129, "too many code guesses, retry in \(seconds) s")
+    }
     /// The session lives on another node; reconnect to the URL in the reason.
     package static func moved(to url: String) -> CloseCode { CloseCode(4101, url) }
 

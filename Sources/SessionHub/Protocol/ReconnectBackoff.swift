@@ -1,7 +1,8 @@
-/// How a phone reconnects (docs/PROTOCOL.md, "Reconnecting"): after a drop, or a close it may retry (4005, 4008,
-/// 4100–4199), attempt *n* (from 0) waits `min(5 s, start · 2ⁿ · (1 + u/2))` with `u` uniform in [0, 1): up to 50 %
-/// jitter, so phones dropped together do not come back together. `start` is 0.25 s, or the delay hinted in a 4100's
-/// reason (`retry in 1 s`). A `welcome` (the seat resumed) starts the attempts over. Pure: the caller draws `u`.
+/// How a phone reconnects (docs/PROTOCOL.md, "Restarts and reconnecting"): after a drop, or a close it may retry
+/// (4005, 4008, 4100–4199), attempt *n* (from 0) waits `min(max(5 s, start), start · 2ⁿ · (1 + u/2))` with `u`
+/// uniform in [0, 1): up to 50 % jitter, so phones dropped together do not come back together. `start` is the delay
+/// a close reason hints at (`retry in N s`: 4100's 1 s, 4129's), else 1 s after a 4100 and 0.25 s after anything
+/// else. A `welcome` (the seat resumed) starts the attempts over. Pure: the caller draws `u`.
 package struct ReconnectBackoff: Hashable, Sendable {
     /// The first delay after a drop.
     package static let firstDelay = 0.25
@@ -19,13 +20,13 @@ package struct ReconnectBackoff: Hashable, Sendable {
     /// attempt; `uniform` is a random number in [0, 1).
     package mutating func nextDelay(code: UInt16? = nil, reason: String? = nil, uniform: Double) -> Double {
         if attempt == 0 {
-            start = code == CloseCode.serverRestarting.code
-                ? (reason.flatMap(Self.retryHint(in:)) ?? Self.seconds(CloseCode.restartRetryHint))
-                : Self.firstDelay
+            let fallback = code == CloseCode.serverRestarting.code
+                ? Self.seconds(CloseCode.restartRetryHint) : Self.firstDelay
+            start = reason.flatMap(Self.retryHint(in:)) ?? fallback
         }
         let growth = Double(1 << min(attempt, 16))
         attempt += 1
-        return min(Self.maxDelay, start * growth * (1 + min(max(uniform, 0), 1) / 2))
+        return min(max(Self.maxDelay, start), start * growth * (1 + min(max(uniform, 0), 1) / 2))
     }
 
     /// The seat resumed (`welcome`): the next drop starts from the first delay again.
@@ -33,11 +34,11 @@ package struct ReconnectBackoff: Hashable, Sendable {
         attempt = 0
     }
 
-    /// The seconds of a `retry in N s` hint in a close reason (0–60), or nil.
+    /// The seconds of a `retry in N s` hint in a close reason (0–3600), or nil.
     package static func retryHint(in reason: String) -> Double? {
         guard let range = reason.range(of: "retry in ") else { return nil }
         let number = reason[range.upperBound...].prefix { $0.isNumber || $0 == "." }
-        guard let seconds = Double(number), (0...60).contains(seconds) else { return nil }
+        guard let seconds = Double(number), (0...3600).contains(seconds) else { return nil }
         return seconds
     }
 

@@ -59,6 +59,20 @@ package struct StreamReport: Codable, Hashable, Sendable {
     package var uploadKbps: Double
     /// Hints shown with a failed stream.
     package var diagnostics: [String]?
+    /// Microphone input the phone skipped (its frames' captureTimes jumped past the audio sent), which stream time
+    /// skipped too; nil (left out) while there was none.
+    package var captureGaps: Gaps?
+
+    /// `captureGaps {count, ms}`: how many gaps, and their total length in ms (0.1 ms).
+    package struct Gaps: Codable, Hashable, Sendable {
+        package var count: Int
+        package var ms: Double
+
+        package init(count: Int, ms: Double) {
+            self.count = count
+            self.ms = ms
+        }
+    }
 
     package init(state: StreamState, resolution: String?, fps: Int?, uploadKbps: Double, diagnostics: [String]? = nil) {
         self.state = state
@@ -68,7 +82,7 @@ package struct StreamReport: Codable, Hashable, Sendable {
         self.diagnostics = diagnostics
     }
 
-    private enum CodingKeys: String, CodingKey { case state, resolution, fps, uploadKbps, diagnostics }
+    private enum CodingKeys: String, CodingKey { case state, resolution, fps, uploadKbps, diagnostics, captureGaps }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -77,6 +91,7 @@ package struct StreamReport: Codable, Hashable, Sendable {
         try container.encode(fps, forKey: .fps)  // explicit null
         try container.encode(uploadKbps, forKey: .uploadKbps)
         try container.encodeIfPresent(diagnostics, forKey: .diagnostics)
+        try container.encodeIfPresent(captureGaps, forKey: .captureGaps)
     }
 }
 

@@ -14,6 +14,8 @@ package enum ServerMessage: Hashable, Sendable {
     case probeUpload(ProbeUpload)
     /// `connectionTest {uploadMbps, rttMs, rttUnderLoadMs, jitterMs, grade}`.
     case connectionTest(ConnectionTestResult)
+    /// `connectionTest {failure, message}`: the test could not finish.
+    case connectionTestFailed(ConnectionTestFailure)
     /// `bounce {playerId, streamTime, captureTime, kind, confidence}`.
     case bounce(Bounce)
     /// `stream {state, resolution, fps, uploadKbps, diagnostics?}`.
@@ -39,7 +41,7 @@ package enum ServerMessage: Hashable, Sendable {
         case .readiness: .readiness
         case .probePing: .probePing
         case .probeUpload: .probeUpload
-        case .connectionTest: .connectionTest
+        case .connectionTest, .connectionTestFailed: .connectionTest
         case .bounce: .bounce
         case .stream: .stream
         case .error: .error
@@ -54,7 +56,7 @@ package enum ServerMessage: Hashable, Sendable {
 }
 
 extension ServerMessage: Codable {
-    private enum TypeKey: String, CodingKey { case type }
+    private enum TypeKey: String, CodingKey { case type, failure }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: TypeKey.self)
@@ -69,6 +71,8 @@ extension ServerMessage: Codable {
         case .readiness: self = .readiness(try ReadinessReport(from: decoder))
         case .probePing: self = .probePing(try ProbeStamp(from: decoder))
         case .probeUpload: self = .probeUpload(try ProbeUpload(from: decoder))
+        case .connectionTest where container.contains(.failure):
+            self = .connectionTestFailed(try ConnectionTestFailure(from: decoder))
         case .connectionTest: self = .connectionTest(try ConnectionTestResult(from: decoder))
         case .bounce: self = .bounce(try Bounce(from: decoder))
         case .stream: self = .stream(try StreamReport(from: decoder))
@@ -87,6 +91,7 @@ extension ServerMessage: Codable {
         case .probePing(let payload): try payload.encode(to: encoder)
         case .probeUpload(let payload): try payload.encode(to: encoder)
         case .connectionTest(let payload): try payload.encode(to: encoder)
+        case .connectionTestFailed(let payload): try payload.encode(to: encoder)
         case .bounce(let payload): try payload.encode(to: encoder)
         case .stream(let payload): try payload.encode(to: encoder)
         case .error(let payload): try payload.encode(to: encoder)

@@ -21,11 +21,12 @@ struct ConnectionLimiter: Sendable, Equatable {
         self.maxPerAddress = maxPerAddress
     }
 
-    /// A connection from `address` was accepted; counted only when admitted.
-    mutating func opened(from address: String) -> Admission {
+    /// A connection from `address` was accepted; counted only when admitted. `capped: false` (a trusted proxy) skips
+    /// the per-address cap.
+    mutating func opened(from address: String, capped: Bool = true) -> Admission {
         guard total < maxTotal else { return .refuseTotal }
         let held = perAddress[address, default: 0]
-        guard held < maxPerAddress else { return .refuseAddress }
+        guard held < maxPerAddress || !capped else { return .refuseAddress }
         total += 1
         perAddress[address] = held + 1
         return .admit

@@ -20,6 +20,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let router: any HTTPRouting
     private let logger: Logger
+    /// Proxies whose forwarding header names the client.
+    private let proxies: TrustedProxies
     private var deadlines: HTTPDeadlines
     private var timer: Scheduled<Void>?
     private var head: HTTPRequestHead?
@@ -30,6 +32,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     init(router: any HTTPRouting, limits: TransportLimits, logger: Logger) {
         self.router = router
         self.logger = logger
+        self.proxies = limits.trustedProxies
         self.deadlines = HTTPDeadlines(limits: limits)
     }
 
@@ -83,7 +86,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         var headers: [String: String] = [:]
         for (name, value) in requestHead.headers { headers[name.lowercased()] = value }
         let request = HTTPRequest(method: requestHead.method.rawValue, uri: requestHead.uri, headers: headers,
-                                  body: body, remoteAddress: context.channel.remoteAddress?.ipAddress ?? "unknown")
+                                  body: body, remoteAddress: proxies.clientAddress(of: requestHead, on: context.channel))
         body = []
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
@@ -176,6 +179,14 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         if error is NIOWebSocketUpgradeError { return }
         logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
+    }
+}
+
+extension TrustedProxies {
+    /// The client address of a request that arrived on `channel` with this head.
+    func clientAddress(of head: HTTPRequestHead, on channel: any Channel) -> String {
+        clientAddress(peer: channel.remoteAddress?.ipAddress ?? "unknown", forwarded: head.headers["forwarded"],
+                      xForwardedFor: head.headers["x-forwarded-for"])
     }
 }
 

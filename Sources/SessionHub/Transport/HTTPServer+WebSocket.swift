@@ -29,8 +29,8 @@ extension HTTPServer {
                         return value
                     }
                     let connection = WebSocketConnection(
-                        id: id, endpoint: endpoint, remoteAddress: channel.remoteAddress?.ipAddress ?? "unknown",
-                        channel: channel)
+                        id: id, endpoint: endpoint,
+                        remoteAddress: limits.trustedProxies.clientAddress(of: head, on: channel), channel: channel)
                     try channel.pipeline.syncOperations.addHandler(WebSocketFrameChecks())
                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,

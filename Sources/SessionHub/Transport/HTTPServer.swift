@@ -110,7 +110,9 @@ public final class HTTPServer: Service, Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: highWater / 2, high: highWater))
             .childChannelInitializer { channel in
                 let address = channel.remoteAddress?.ipAddress ?? "unknown"
-                let admission = connections.withLockedValue { $0.opened(from: address) }
+                // A trusted proxy carries many clients: only the total cap applies to it.
+                let proxy = limits.trustedProxies.trusts(peer: address)
+                let admission = connections.withLockedValue { $0.opened(from: address, capped: !proxy) }
                 guard admission == .admit else {
                     logger.debug("connection refused", metadata: [
                         "client.address": "\(address)", "reason": "\(admission)",

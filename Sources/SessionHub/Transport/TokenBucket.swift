@@ -72,6 +72,15 @@ package struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
         return max(1, Int(bucket.secondsUntilAvailable(now: now).rounded(.up)))
     }
 
+    /// Like `attempt`, without taking a token: nil when `key` has one now; otherwise the whole seconds to wait.
+    package mutating func wait(for key: Key, now: ContinuousClock.Instant) -> Int? {
+        rotate(now: now)
+        guard var bucket = current.removeValue(forKey: key) ?? previous.removeValue(forKey: key) else { return nil }
+        defer { current[key] = bucket }
+        let seconds = bucket.secondsUntilAvailable(now: now)
+        return seconds > 0 ? max(1, Int(seconds.rounded(.up))) : nil
+    }
+
     /// Keys currently tracked (both generations).
     package var trackedKeys: Int { current.count + previous.count }
 

@@ -18,7 +18,7 @@ public struct TransportLimits: Sendable, Equatable {
     /// Open connections (HTTP and WebSocket) beyond which new ones are closed as soon as they are accepted.
     public var maxConnections: Int = TransportLimits.defaultMaxConnections
     /// Open connections from one client address beyond which its new ones are closed on accept.
-    public var maxConnectionsPerAddress: Int = 64
+    public var maxConnectionsPerAddress: Int = 256
     /// Output queued for one socket that its peer has not read; beyond it the socket is closed (1008).
     public var maxPendingOutputBytes: Int = 4 * 1024 * 1024
     /// The server pings an open WebSocket this long after it last heard a pong (or since it opened).
@@ -31,6 +31,10 @@ public struct TransportLimits: Sendable, Equatable {
     public var drainTimeout: Duration = .seconds(10)
     /// While `accept` fails (no descriptor left), the listener waits this long before accepting again.
     public var acceptBackoff: Duration = .seconds(1)
+    /// Reverse proxies whose `X-Forwarded-For` or `Forwarded` header names the client (`--trusted-proxy`): every
+    /// per-address limit after the request head uses that client address; the per-address connection cap at the
+    /// accept does not apply to them (only the total cap does).
+    public var trustedProxies = TrustedProxies()
 
     public init() {}
 

@@ -115,8 +115,11 @@ package protocol WebSocketRoute: Sendable {
     func opened(_ connection: WebSocketConnection)
     /// A complete text message of at most `WebSocketLimits.maxTextBytes`.
     func received(text: [UInt8], from connection: WebSocketConnection)
-    /// A complete binary message (a media frame).
+    /// A complete binary message (a media frame) other than bulk probe filler.
     func received(binary: ByteBuffer, from connection: WebSocketConnection)
+    /// Bulk upload-probe filler (`FillerBatch`): `frames` whole filler frames of `fillerBytes` bytes in all, read
+    /// in one burst. Defaults to nothing.
+    func received(fillerBytes: Int, frames: Int, from connection: WebSocketConnection)
     /// A text message over the cap arrived and was dropped; the socket stays open.
     func oversized(bytes: Int, from connection: WebSocketConnection)
     /// The socket closed, for whatever reason.
@@ -125,6 +128,7 @@ package protocol WebSocketRoute: Sendable {
 
 extension WebSocketRoute {
     package func allowsUpgrade(origin: String?, host: String?) -> Bool { true }
+    package func received(fillerBytes: Int, frames: Int, from connection: WebSocketConnection) {}
 }
 
 /// Frame and rate limits of the WebSocket endpoints (docs/PROTOCOL.md).
@@ -136,7 +140,8 @@ package enum WebSocketLimits {
     /// Text messages: burst and sustained rate per socket before it is closed with 4008.
     package static let textBurst: Double = 60
     package static let textPerSecond: Double = 30
-    /// Binary frames: burst and sustained rate per socket (video, audio and probe filler together).
+    /// Binary frames: burst and sustained rate per socket (video, audio and filler frames under 1 KiB together;
+    /// bulk probe filler is not counted, see `FillerBatch`).
     package static let binaryBurst: Double = 4000
     package static let binaryPerSecond: Double = 2000
 }

@@ -23,6 +23,8 @@ final class WebSocketHandler: ChannelInboundHandler {
     /// A pong is being written; a ping arriving meanwhile only replaces `pendingPong` (RFC 6455 §5.5.3).
     var pongInFlight = false
     var pendingPong: ByteBuffer?
+    /// Bulk upload-probe filler read since the last read burst ended (`FillerBatch`).
+    private var filler = FillerBatch()
 
     init(connection: WebSocketConnection, route: any WebSocketRoute, limits: TransportLimits, logger: Logger,
          now: ContinuousClock.Instant = .now) {
@@ -85,6 +87,7 @@ final class WebSocketHandler: ChannelInboundHandler {
             }
             route.received(text: bytes, from: connection)
         case .binary:
+            if FillerBatch.isBulk(frame) { return filler.add(byteCount: frame.data.readableBytes) }
             guard binaryBucket.take(now: .now) else { return flood(context) }
             route.received(binary: frame.unmaskedData, from: connection)
         case .ping:
@@ -97,6 +100,14 @@ final class WebSocketHandler: ChannelInboundHandler {
             // `WebSocketFrameChecks` lets no other opcode through, and the aggregator no lone continuation.
             fail(context, WebSocketViolation.reservedOpcode(UInt8(webSocketOpcode: frame.opcode)))
         }
+    }
+
+    /// The end of a read burst: the filler gathered in it goes to the route in one call.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if let batch = filler.take(), !closing {
+            route.received(fillerBytes: batch.bytes, frames: batch.frames, from: connection)
+        }
+        context.fireChannelReadComplete()
     }
 
     private func flood(_ context: ChannelHandlerContext) {

@@ -140,17 +140,19 @@ extension PhoneJourney {
             step = .startingStreams
             return [.testResult(result)]
                 + call(.streamsStart(StreamStartRequest(sessionCode: typedCode, video: nil, audio: audio)))
-        case .error(let body):
-            var actions: [Action] = [.countError(body.code)]
-            if body.code == "connection_test_failed" && step == .testing {
-                if testAttempts >= maxTestAttempts {
-                    actions += fail(.connectionTest("\(testAttempts) connection tests failed"))
-                } else {
-                    testAttempts += 1
-                    actions.append(.schedule(.retryTest, at: now.adding(seconds: 1)))
-                }
+        case .connectionTestFailed(let failure):
+            // Counted under one code, whatever the reason, so reports add up across runs.
+            var actions: [Action] = [.countError("connection_test_failed")]
+            guard step == .testing else { return actions }
+            if testAttempts >= maxTestAttempts {
+                actions += fail(.connectionTest("\(testAttempts) connection tests failed, the last: \(failure.failure)"))
+            } else {
+                testAttempts += 1
+                actions.append(.schedule(.retryTest, at: now.adding(seconds: 1)))
             }
             return actions
+        case .error(let body):
+            return [.countError(body.code)]
         case .lobby(let lobby):
             let others = Set(lobby.players.filter { $0.connection == .reconnecting && $0.playerId != playerId }
                 .map(\.playerId))

@@ -1,0 +1,54 @@
+/// Looking session codes up for clients under the failed-lookup budget (`CodeGuessBudget`; docs/SECURITY.md,
+/// "Code guessing"). Every path that could tell a live code from a dead one goes through here: the lobby, joins,
+/// host controls, `POST /streams/start` and both sockets.
+extension SessionHub {
+    /// What looking a code up answers.
+    enum CodeLookup: Sendable {
+        /// A live session; `member`: the caller is its host or holds a seat in it.
+        case live(LiveSession, member: Bool)
+        /// No such session, or one the caller has no business with: 404 `session_not_found`, close 4000.
+        case unknown
+        /// The address's budget is spent: 429 `too_many_code_guesses` with `Retry-After`, close 4129.
+        case limited(retryAfter: Int)
+    }
+
+    /// Looks `text` up for `user` (nil: no token) calling from `address`. A well-formed code that names no live
+    /// session spends one from the address's budget; while the budget is spent, only the session's host and seated
+    /// players get through. A malformed code is `unknown` without spending (it can never be live).
+    func lookUp(_ text: String, from address: String, user: UserID?,
+                completion: @escaping @Sendable (CodeLookup) -> Void) {
+        guard let code = SessionCode(userInput: text) else { return completion(.unknown) }
+        guard let live = session(code) else { return completion(failedLookup(from: address)) }
+        guard let user else { return completion(stranger(at: live, from: address)) }
+        live.read({ $0.host.userId == user || $0.playerID(of: user) != nil }) { member in
+            completion(member ? .live(live, member: true) : self.stranger(at: live, from: address))
+        }
+    }
+
+    /// A lookup from `address` failed (an unknown code, or a live one the caller has no business with): spends one
+    /// from its budget; `limited` when there was none left.
+    func failedLookup(from address: String) -> CodeLookup {
+        guard let wait = codeGuesses.withLockedValue({ $0.spend(for: address, now: .now) }) else { return .unknown }
+        logger.debug("code lookups limited", metadata: ["client.address": "\(address)", "retry.after": "\(wait)"])
+        return .limited(retryAfter: wait)
+    }
+
+    /// A live session found for someone who is neither its host nor seated in it: fine while the address has budget
+    /// (a joining player knows the code), `limited` once it has none (as an unknown code would be).
+    private func stranger(at live: LiveSession, from address: String) -> CodeLookup {
+        guard let wait = codeGuesses.withLockedValue({ $0.wait(for: address, now: .now) }) else {
+            return .live(live, member: false)
+        }
+        return .limited(retryAfter: wait)
+    }
+}
+
+extension HubRouter {
+    /// The HTTP answer of a lookup that found nothing usable.
+    static func refusal(_ lookup: SessionHub.CodeLookup) -> HTTPResponse {
+        switch lookup {
+        case .limited(let wait): .error(.tooManyCodeGuesses, retryAfter: wait)
+        case .unknown, .live: .error(.sessionNotFound)
+        }
+    }
+}
