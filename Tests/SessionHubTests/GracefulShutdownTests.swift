@@ -91,6 +91,34 @@ struct GracefulShutdownTests {
         #expect(stuck.readUntilClosed(timeout: .seconds(1)).closed)
     }
 
+    @Test("a close pongd starts reaches a client that keeps sending as a close frame, not a reset (4008 flood)")
+    func closeFrameBeforeReset() async throws {
+        let server = try await HubTestServer.start()
+        let port = server.port
+        let hosted = try await server.hostSession()
+        let player = try await server.joinGuest(named: "Loud", code: hosted.code)
+        let path = "/sessions/\(hosted.code)/player/\(player.userId)?token=\(player.token)"
+        let socket = try await blocking { try Self.greetedSocket(port: port, path: path) }
+        // Far over the text limit (60 at once), and still sending for 0.8 s while the server closes. A server that
+        // closed with input still coming would answer it with a reset (the client's sends fail), and a reset can
+        // throw away the close frame waiting in the client's receive buffer; a draining one reads and drops it.
+        let refused = try await blocking { () -> Bool in
+            let frame = RawWebSocket.frame(opcode: 1, Array(#"{"type":"battery","level":80,"charging":false}"#.utf8))
+            let batch = Array([[UInt8]](repeating: frame, count: 50).joined())
+            let end = ContinuousClock.now + .milliseconds(800)
+            while ContinuousClock.now < end {
+                do { try socket.send(batch) } catch { return true }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            return false
+        }
+        #expect(!refused, "the server kept reading while it closed: no reset")
+        let close = try await blocking { Self.readClose(socket) }
+        #expect(close.code == 4008)
+        #expect(close.orderly, "the close frame came before an orderly end, not a reset")
+        try await server.stop()
+    }
+
     @Test("a phone that stops answering pings is reconnecting within ping interval + pong timeout; its grace starts then")
     func vanishedPhone() async throws {
         var limits = TransportLimits()
