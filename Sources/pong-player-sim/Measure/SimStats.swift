@@ -55,8 +55,9 @@ final class SimStats: Sendable {
         /// The first and last resume after a 4100 (for the spread of one restart's resumes).
         var firstRestartResume: MonoTime?
         var lastRestartResume: MonoTime?
-        /// Own bounces heard after a restart resume (merged from the phones).
+        /// Own bounces heard, and audio packets sent, after a restart resume (merged from the phones).
         var bouncesAfterRestart = 0
+        var audioAfterRestart = 0
         /// Phones that vanished (`--vanish-count`), those another phone's lobby showed `reconnecting`, and
         /// vanish → lobby `reconnecting`, µs.
         var vanishes = 0
