@@ -1,3 +1,4 @@
+import SessionHub
 import Testing
 @testable import pong_player_sim
 
@@ -17,6 +18,21 @@ struct ReportTests {
             + #""bounceLatencyMs":{"p50":null,"p99":null},"bounceF1":0.8571,"reconnects":3}"#)
         let table = Report.table(values, wallSeconds: 30)
         #expect(table.contains("too_many_attempts") && table.contains("close_4003"))
+    }
+
+    @Test("a restart and vanishing phones add their keys after the documented ones")
+    func restartAndVanishKeys() {
+        let stats = SimStats()
+        stats.update { $0.restartCloses = 2 }
+        stats.resumed(afterSeconds: 1.2, restart: true, at: .seconds(10))
+        stats.resumed(afterSeconds: 1.5, restart: true, at: .seconds(10.3))
+        stats.vanished(PlayerID("p1"), at: .seconds(20))
+        stats.sawReconnecting([PlayerID("p1"), PlayerID("p2")], at: .seconds(30))
+        let line = Report(stats.snapshot).jsonLine
+        #expect(line.hasSuffix(#""reconnects":0,"restart":{"closes4100":2,"resumed":2,"#
+            + #""reconnectMs":{"p50":1200.1,"p90":1500,"max":1500.2},"resumeSpreadMs":300,"bouncesAfter":0},"#
+            + #""vanish":{"vanished":1,"seen":1,"toReconnectingMs":{"p50":10000,"p90":10000,"max":10002.4}}}"#),
+                "\(line) (HdrHistogram's 3 significant digits)")
     }
 
     @Test("a host starts when every phone is ready or failed and at least two are ready; ends when all stopped")
