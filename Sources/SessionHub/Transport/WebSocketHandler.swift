@@ -31,9 +31,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         self.connection = connection
         self.route = route
         self.logger = logger
-        textBucket = TokenBucket(capacity: WebSocketLimits.textBurst, perSecond: WebSocketLimits.textPerSecond, now: now)
-        binaryBucket = TokenBucket(capacity: WebSocketLimits.binaryBurst, perSecond: WebSocketLimits.binaryPerSecond,
-                                   now: now)
+        let rates = route.messageRates
+        textBucket = TokenBucket(capacity: rates.textBurst, perSecond: rates.textPerSecond, now: now)
+        binaryBucket = TokenBucket(capacity: rates.binaryBurst, perSecond: rates.binaryPerSecond, now: now)
         keepAlive = WebSocketKeepAlive(pingInterval: limits.pingInterval, pongTimeout: limits.pongTimeout, now: now)
     }
 
@@ -126,7 +126,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         switch error {
         case ByteToMessageDecoderError.dataReceivedInErrorState(let first, _):
             return fail(context, first)
-        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+        // Over a size or fragment-count limit: a valid message pongd will not take (1009), not a protocol error.
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
+            NIOWebSocketFrameAggregator.Error.tooManyFragments:
             code = .messageTooBig
         case WebSocketViolation.invalidUTF8:
             code = .invalidPayload
