@@ -146,11 +146,15 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot open the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
         }
-        let group = ServiceGroup(configuration: .init(
+        var lifecycle = ServiceGroupConfiguration(
             services: [.init(service: server)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
-        ))
+        )
+        // The server drains within --drain-timeout itself (`ConnectionDrain`); this only backs it up.
+        lifecycle.maximumGracefulShutdownDuration = .milliseconds(Int64(limits.drainTimeout * 1000))
+        lifecycle.maximumCancellationDuration = .seconds(2)
+        let group = ServiceGroup(configuration: lifecycle)
         try await group.run()
     }
 }

@@ -98,25 +98,27 @@ package final class WebSocketConnection: Sendable, Hashable {
         }
     }
 
-    /// Sends a close frame with `code` and `reason`, then closes the socket; safe from any thread.
+    /// Sends a close frame with `code` and `reason`, then closes the socket once the peer has it
+    /// (`WebSocketHandler.closeGracefully`); safe from any thread.
     package func close(code: UInt16, reason: String) {
         let channel = channel
         channel.eventLoop.execute {
-            var buffer = channel.allocator.buffer(capacity: 2 + reason.utf8.count)
-            buffer.writeInteger(code)
-            buffer.writeString(String(reason.utf8.prefix(120)) ?? "")
-            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: buffer))
-                .whenComplete { _ in channel.close(promise: nil) }
-            // A peer that does not read never lets the close frame out: close anyway.
-            channel.eventLoop.scheduleTask(in: Self.closeFlushTimeout) { channel.close(promise: nil) }
+            channel.pipeline.fireUserInboundEventTriggered(WebSocketCloseRequest(code: code, reason: reason))
         }
     }
 
-    /// How long a close frame may wait to be written before the socket is closed without it.
+    /// How long a closing socket waits for its close frame to go out and for the peer to close before it is closed
+    /// anyway.
     static let closeFlushTimeout: TimeAmount = .seconds(2)
 
     package static func == (lhs: WebSocketConnection, rhs: WebSocketConnection) -> Bool { lhs.id == rhs.id }
     package func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// Asks a socket's `WebSocketHandler` to close it with this code and reason (`WebSocketConnection.close`).
+struct WebSocketCloseRequest {
+    let code: UInt16
+    let reason: String
 }
 
 /// Where a WebSocket's events go: implemented by the hub. Called on the socket's event loop; return quickly.

@@ -45,6 +45,15 @@ final class WebSocketHandler: ChannelInboundHandler {
             route.opened(connection)
             applyKeepAlive([.schedule(keepAlive.deadline)], context: context)
         }
+        switch event {
+        case let request as WebSocketCloseRequest:
+            return closeGracefully(code: request.code, reason: request.reason, context: context)
+        case is ChannelShouldQuiesceEvent:  // graceful shutdown (`ConnectionDrain`)
+            return closeGracefully(code: CloseCode.serverRestarting.code, reason: CloseCode.serverRestarting.reason,
+                                   context: context)
+        default:
+            break
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -57,8 +66,14 @@ final class WebSocketHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing else { return }
         let frame = unwrapInboundIn(data)
+        keepAlive.heard(now: .now)
+        guard !closing else {
+            // Closing: what the peer sent meanwhile is read and dropped (`closeGracefully`); its close frame is the
+            // last thing it sends, so the connection can close without a reset.
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
         switch frame.opcode {
         case .text:
             guard textBucket.take(now: .now) else { return flood(context) }
@@ -99,11 +114,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         close(.flooded, context: context)
     }
 
-    /// Sends a close frame with `code`, then closes the socket.
+    /// Sends a close frame with `code`, then closes the socket (`closeGracefully`).
     func close(_ code: CloseCode, context: ChannelHandlerContext) {
-        guard !closing else { return }
-        closing = true
-        connection.close(code: code.code, reason: code.reason)
+        closeGracefully(code: code.code, reason: code.reason, context: context)
     }
 
     /// Ends the socket for a protocol error with the matching close code.
