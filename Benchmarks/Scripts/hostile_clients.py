@@ -2,9 +2,11 @@
 """Hostile clients against a pongd binary: the attacks of issue 12, each measured (docs/SECURITY.md).
 
 Usage: hostile_clients.py PONGD_BINARY ATTACK [--seconds N]
-Attacks: pingflood, broadcastflood, slowloris, idle, hello, body, fdlimit, rfc. Prints one JSON line of figures.
+Attacks: pingflood, broadcastflood, slowloris, idle, hello, body, fdlimit, rfc, guestflood, sessionflood, photoflood,
+profileat20k. Prints one JSON line of figures.
 Starts its own `pongd serve` on a free port with a fresh data folder and stops it afterwards. Standard library only.
 """
+import http.client
 import json
 import os
 import resource
@@ -17,6 +19,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+import zlib
 
 
 def free_port():
@@ -318,6 +321,112 @@ def rfc(server, seconds):
     return results
 
 
+class KeepAlive:
+    """One keep-alive HTTP/1.1 connection: status and decoded body of each request."""
+
+    def __init__(self, port):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method, path, token=None, body=None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.connection.request(method, path, body=body if method == "POST" else None, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        try:
+            return response.status, json.loads(data or b"{}")
+        except ValueError:
+            return response.status, {}
+
+
+def counted(statuses):
+    counts = {}
+    for status in statuses:
+        counts[str(status)] = counts.get(str(status), 0) + 1
+    return counts
+
+
+def guestflood(server, seconds):
+    """`POST /auth/guest` as fast as one client can, from one address."""
+    client, statuses, start = KeepAlive(server.port), [], time.time()
+    while time.time() - start < seconds:
+        statuses.append(client.call("POST", "/auth/guest", body="{}")[0])
+    created = statuses.count(201)
+    return {"requests": len(statuses), "statuses": counted(statuses), "guests_per_s": round(created / seconds, 1)}
+
+
+def sessionflood(server, seconds):
+    """`POST /sessions` as fast as one client can, with one guest's token."""
+    client = KeepAlive(server.port)
+    token = client.call("POST", "/auth/guest", body="{}")[1]["token"]
+    statuses, start = [], time.time()
+    while time.time() - start < seconds:
+        statuses.append(client.call("POST", "/sessions", token, '{"mode":"rally","pointsToWin":11}')[0])
+    created = statuses.count(201)
+    return {"requests": len(statuses), "statuses": counted(statuses), "live_sessions_made": created,
+            "sessions_per_s": round(created / seconds, 1)}
+
+
+def noise_png(width, height):
+    """An RGB PNG of random pixels (does not compress: about 3 bytes a pixel)."""
+    raw = b"".join(b"\x00" + os.urandom(width * 3) for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack("!I", len(data)) + kind + data + struct.pack("!I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
+
+
+def photoflood(server, seconds):
+    """Profile updates with a 1.2 MB photo (a real PNG), as fast as one client with one guest's token can."""
+    import base64
+    photo = noise_png(640, 640)
+    body = json.dumps({"displayName": "Eve", "photo": base64.b64encode(photo).decode()})
+    client = KeepAlive(server.port)
+    token = client.call("POST", "/auth/guest", body="{}")[1]["token"]
+    statuses, start = [], time.time()
+    while time.time() - start < seconds:
+        statuses.append(client.call("POST", "/users/profile", token, body)[0])
+    stored = statuses.count(200)
+    return {"photo_bytes": len(photo), "requests": len(statuses), "statuses": counted(statuses),
+            "stored_mb_per_s": round(stored * len(photo) / seconds / 1e6, 2)}
+
+
+def profileat20k(server, seconds, sessions=20000):
+    """Profile updates of one player (seated in one session) with few live sessions, then with `sessions` live
+    ones (made by 4 clients in parallel, one host each): updates per second and server CPU per update."""
+    def updates(token):
+        client, count, cpu0, start = KeepAlive(server.port), 0, server.cpu_seconds(), time.time()
+        while time.time() - start < seconds:
+            client.call("POST", "/users/profile", token, '{"displayName":"Eve %d"}' % (count % 2))
+            count += 1
+        cpu = server.cpu_seconds() - cpu0
+        return {"updates_per_s": round(count / seconds, 1), "cpu_ms_per_update": round(cpu * 1000 / count, 2)}
+    code, _ = server.session()
+    player = server.player(code)
+    token = player.split("token=")[1]
+    few = updates(token)
+
+    def make(share):
+        client = KeepAlive(server.port)
+        host = client.call("POST", "/auth/guest", body="{}")[1]["token"]
+        for _ in range(share):
+            client.call("POST", "/sessions", host, '{"mode":"rally","pointsToWin":11}')
+    threads = [threading.Thread(target=make, args=(sessions // 4,)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {"live_sessions": sessions + 1, "at_1_session": few, f"at_{sessions}_sessions": updates(token)}
+
+
+def quota_flags(binary):
+    """Flags that lift the quotas in the way of an attack's set-up, when the binary has them."""
+    help_text = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True).stdout
+    return ["--max-sessions-per-user", "10000", "--session-burst", "1000000"] if "--max-sessions-per-user" in help_text else []
+
+
 def main():
     binary, attack = sys.argv[1], sys.argv[2]
     seconds = float(sys.argv[sys.argv.index("--seconds") + 1]) if "--seconds" in sys.argv else 15
@@ -326,6 +435,8 @@ def main():
         nofile = 256
         extra = [a for a in sys.argv[3:] if a.startswith("--max")]
         extra = [item for a in extra for item in a.split("=", 1)]
+    if attack == "profileat20k":
+        extra = quota_flags(binary)
     server = Server(binary, extra, nofile)
     try:
         result = globals()[attack](server, seconds)

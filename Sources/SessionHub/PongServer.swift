@@ -11,6 +11,7 @@ public final class PongServer: Service, Sendable {
     private let server: HTTPServer
     private let metricsServer: HTTPServer?
     private let hub: SessionHub
+    private let logger: Logger
 
     /// Opens (or creates) the data folder and restores its live sessions; throws if the folder cannot be used.
     /// `idleTimeout`: a session with no event for this long ends; `gracePeriod`: how long a dropped player's seat is
@@ -43,10 +44,13 @@ public final class PongServer: Service, Sendable {
                  group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) throws {
         let hub = try SessionHub(configuration: configuration, logger: logger)
         self.hub = hub
+        self.logger = logger
         server = HTTPServer(configuration: .init(host: host, port: port, limits: transport), group: group,
                             logger: logger, router: hub.router, webSockets: hub)
+        var metricsLimits = TransportLimits()
+        metricsLimits.drainTimeout = transport.drainTimeout
         metricsServer = metricsPort.map { metricsPort in
-            HTTPServer(configuration: .init(host: metricsHost, port: metricsPort), group: group,
+            HTTPServer(configuration: .init(host: metricsHost, port: metricsPort, limits: metricsLimits), group: group,
                        logger: logger.with("listener", "metrics"), router: hub.metricsRouter, webSockets: nil)
         }
     }
@@ -61,6 +65,8 @@ public final class PongServer: Service, Sendable {
         get async throws { try await metricsServer?.boundPort }
     }
 
+    /// Serves until graceful shutdown; then both listeners stop accepting and drain their connections (sockets get
+    /// close 4100, requests in flight finish) within the transport's `drainTimeout`, and the store is flushed.
     public func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let metricsServer { group.addTask { try await metricsServer.run() } }
@@ -68,6 +74,7 @@ public final class PongServer: Service, Sendable {
             try await group.waitForAll()
         }
         hub.flushWrites()
+        logger.info("stopped: connections drained, store flushed")
     }
 }
 

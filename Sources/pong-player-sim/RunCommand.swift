@@ -36,6 +36,16 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("chaos-drop-rate"), help: "Abrupt socket drops per ready phone per minute.")
     var chaosDropRate: Double = 0
 
+    @Option(name: .customLong("vanish-count"),
+            help: "Phones 0..<N vanish once (stop reading and answering pings, no FIN) after being ready.")
+    var vanishCount = 0
+
+    @Option(name: .customLong("vanish-after"), help: "Seconds after sending ready at which a phone vanishes.")
+    var vanishAfter: Double = 10
+
+    @Option(name: .customLong("vanish-for"), help: "Seconds a vanished phone stays silent before it resumes.")
+    var vanishFor: Double = 20
+
     @Option(help: "Opus bitrate when encoding a WAV, bits/s (24000–32000).")
     var bitrate = 24000
 
@@ -63,6 +73,9 @@ struct RunCommand: AsyncParsableCommand {
         guard duration > 0, ramp >= 0, chaosDropRate >= 0, fillerMbps >= 0 else {
             throw ValidationError("--duration must be positive; --ramp, --chaos-drop-rate, --filler-mbps not negative")
         }
+        guard vanishCount >= 0, vanishAfter >= 0, vanishFor > 0 else {
+            throw ValidationError("--vanish-count and --vanish-after must not be negative, --vanish-for positive")
+        }
         guard (1...250).contains(sourceAddresses) else { throw ValidationError("--source-addresses must be 1…250") }
         guard (6000...510_000).contains(bitrate) else { throw ValidationError("--bitrate out of range") }
     }
@@ -78,6 +91,9 @@ struct RunCommand: AsyncParsableCommand {
             settings.chaosDropsPerMinute = chaosDropRate
             settings.readyTimeout = readyTimeout
             settings.sourceAddresses = sourceAddresses
+            settings.vanishCount = vanishCount
+            settings.vanishAfter = vanishAfter
+            settings.vanishFor = vanishFor
             if sourceAddresses > 1 && !(address.host.hasPrefix("127.") || address.host == "localhost") {
                 throw SimError.badArgument("--source-addresses needs a loopback --server (127.x or localhost)")
             }

@@ -25,10 +25,16 @@ struct LimitOptions: ParsableArguments {
     var helloTimeout: Double = 10
 
     @Option(help: "Seconds between the server's pings on a WebSocket that answers them.")
-    var pingInterval: Double = 20
+    var pingInterval: Double = 5
 
     @Option(help: "Seconds a WebSocket has to answer the server's ping before it is closed as dead.")
-    var pongTimeout: Double = 20
+    var pongTimeout: Double = 8
+
+    @Option(help: """
+        Seconds a graceful shutdown (SIGTERM, SIGINT) may take: sockets get close 4100, requests in flight finish, \
+        the store is flushed; connections still open then are closed.
+        """)
+    var drainTimeout: Double = 10
 
     @Option(help: "KiB of output one socket may leave unread before it is closed (1008).")
     var maxOutputQueueKib = 4096
@@ -36,7 +42,7 @@ struct LimitOptions: ParsableArguments {
     /// The limits these flags describe; throws a `ValidationError` for a value out of range.
     func transportLimits() throws -> TransportLimits {
         let seconds = [requestHeadTimeout, requestBodyTimeout, keepAliveTimeout, helloTimeout, pingInterval,
-                       pongTimeout]
+                       pongTimeout, drainTimeout]
         guard seconds.allSatisfy({ (0.001...86_400).contains($0) }) else {
             throw ValidationError("timeouts and intervals must be 0.001–86400 s")
         }
@@ -53,6 +59,7 @@ struct LimitOptions: ParsableArguments {
         limits.keepAliveTimeout = .milliseconds(Int64(keepAliveTimeout * 1000))
         limits.pingInterval = .milliseconds(Int64(pingInterval * 1000))
         limits.pongTimeout = .milliseconds(Int64(pongTimeout * 1000))
+        limits.drainTimeout = .milliseconds(Int64(drainTimeout * 1000))
         limits.maxPendingOutputBytes = maxOutputQueueKib * 1024
         return limits
     }

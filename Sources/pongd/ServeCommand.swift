@@ -71,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Profile updates with a photo that may wait for a thread before 503 server_busy.")
     var photoQueue = 8
 
+    @OptionGroup(title: "Quotas (docs/SECURITY.md)")
+    var quotaOptions: QuotaOptions
+
     @OptionGroup(title: "Limits against hostile clients (docs/SECURITY.md)")
     var limits: LimitOptions
 
@@ -128,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.passwordQueue = passwordQueue
             configuration.photoThreads = photoThreads
             configuration.photoQueue = photoQueue
+            configuration.quotas = try quotaOptions.quotas()
             configuration.session.helloTimeout = .milliseconds(Int64(limits.helloTimeout * 1000))
             configuration.maxSocketsPerUser = limits.maxSocketsPerUser
             try access.apply(to: &configuration)
@@ -142,11 +146,15 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot open the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
             throw ExitCode.failure
         }
-        let group = ServiceGroup(configuration: .init(
+        var lifecycle = ServiceGroupConfiguration(
             services: [.init(service: server)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
-        ))
+        )
+        // The server drains within --drain-timeout itself (`ConnectionDrain`); this only backs it up.
+        lifecycle.maximumGracefulShutdownDuration = .milliseconds(Int64(limits.drainTimeout * 1000))
+        lifecycle.maximumCancellationDuration = .seconds(2)
+        let group = ServiceGroup(configuration: lifecycle)
         try await group.run()
     }
 }

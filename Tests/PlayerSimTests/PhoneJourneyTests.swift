@@ -28,13 +28,17 @@ struct PhoneJourneyTests {
         uploadMbps: 40, rttMs: .init(median: 1, p90: 2), rttUnderLoadMs: .init(median: 3, p90: 4), jitterMs: 0.5)
 
     static func lobby(_ player: String, ready: Bool) -> ServerMessage {
-        .lobby(LobbySnapshot(
+        .lobby(lobbySnapshot(player, ready: ready))
+    }
+
+    static func lobbySnapshot(_ player: String = "p1", ready: Bool = true) -> LobbySnapshot {
+        LobbySnapshot(
             code: "ABC234", displayCode: "ABC-234", state: .waiting, host: .init(name: "Host"),
             game: GameSettings(mode: .rally, pointsToWin: .eleven, serveRule: .standard),
             players: [.init(playerId: PlayerID(player), name: "Sim 0", photoURL: nil, connection: .connected,
                             ready: ready, stream: .init(video: .off, audio: .live,
                                                         muted: .init(video: false, audio: false)),
-                            grade: .good)]))
+                            grade: .good)])
     }
 
     /// Drives `journey` to the point where `ready` was sent; returns the actions of each step.
@@ -175,8 +179,8 @@ struct PhoneJourneyTests {
         var journey = Self.journey()
         _ = Self.walkToReady(&journey)
         #expect(journey.socketClosed(code: nil, now: .seconds(30))
-                == [.countError("socket_dropped"), .pauseAudio, .schedule(.reconnect, at: .seconds(31))])
-        _ = journey.timer(.reconnect, now: .seconds(31))
+                == [.countError("socket_dropped"), .pauseAudio, .schedule(.reconnect, at: .seconds(30.25))])
+        _ = journey.timer(.reconnect, now: .seconds(30.25))
         _ = journey.socketOpened(now: .seconds(31.1))
         let closed = journey.socketClosed(code: 4003, now: .seconds(32))
         #expect(closed.first == .countError("close_4003"))
@@ -196,10 +200,73 @@ struct PhoneJourneyTests {
         _ = journey.received(Self.readiness(battery: .ok, canBeReady: false), now: .seconds(0))
         #expect(journey.step == .testing)
         #expect(journey.socketClosed(code: 1006, now: .seconds(1))
-                == [.countError("close_1006"), .schedule(.reconnect, at: .seconds(2))])
+                == [.countError("close_1006"), .schedule(.reconnect, at: .seconds(1.25))])
         _ = journey.timer(.reconnect, now: .seconds(2))
         #expect(journey.socketOpened(now: .seconds(2.1))
                 == [.send(.hello(.init(resumeToken: "r"))), .reconnected, .send(.connectionTestStart)])
+    }
+
+    @Test("a 4100 is no error: reconnect after its hinted delay, backing off while the server is down; resume is timed")
+    func serverRestart() {
+        var journey = Self.journey()
+        _ = Self.walkToReady(&journey)
+        #expect(journey.socketClosed(code: 4100, reason: "server restarting; retry in 1 s", now: .seconds(30))
+                == [.serverRestarting, .pauseAudio, .schedule(.reconnect, at: .seconds(31))])
+        #expect(journey.timer(.reconnect, now: .seconds(31)) == [.connect(path: "/sessions/ABC234/player/u1?token=tok")])
+        // The new process is not up yet: the attempt fails, the next waits twice as long.
+        #expect(journey.socketClosed(code: nil, now: .seconds(31)) == [.pauseAudio, .schedule(.reconnect, at: .seconds(33))])
+        _ = journey.timer(.reconnect, now: .seconds(33))
+        #expect(journey.socketOpened(now: .seconds(33.1))
+                == [.send(.hello(.init(resumeToken: "r1"))), .reconnected, .resumeAudio])
+        let welcome = ServerMessage.welcome(Welcome(playerId: PlayerID("p1"), resumeToken: "r1", lobby: Self.lobbySnapshot()))
+        #expect(journey.received(welcome, now: .seconds(33.5)) == [.resumed(afterSeconds: 3.5, restart: true)])
+        // The backoff started over: the next drop waits 0.25 s.
+        #expect(journey.socketClosed(code: nil, now: .seconds(40)).last == .schedule(.reconnect, at: .seconds(40.25)))
+    }
+
+    @Test("a 4005 (hello too late, e.g. on a stalled phone) is reconnected, not final")
+    func helloTimeoutRetried() {
+        var journey = Self.journey()
+        _ = Self.walkToReady(&journey)
+        #expect(journey.socketClosed(code: 4005, now: .seconds(30))
+                == [.countError("close_4005"), .pauseAudio, .schedule(.reconnect, at: .seconds(30.25))])
+        #expect(journey.step != .finished)
+    }
+
+    @Test("a vanished phone stops reading and sending, keeps its socket, then reappears on a new one")
+    func vanish() {
+        var journey = Self.journey()
+        _ = Self.walkToReady(&journey)
+        #expect(journey.vanish(now: .seconds(20), downFor: 15)
+                == [.pauseAudio, .stopReading, .vanished, .schedule(.reappear, at: .seconds(35))])
+        #expect(journey.timer(.reappear, now: .seconds(35))
+                == [.dropSocket, .connect(path: "/sessions/ABC234/player/u1?token=tok")])
+        #expect(journey.socketOpened(now: .seconds(35.1))
+                == [.send(.hello(.init(resumeToken: "r1"))), .reconnected, .resumeAudio])
+    }
+
+    @Test("a lobby reports the other players that just turned reconnecting, once")
+    func othersReconnecting() {
+        var journey = Self.journey()
+        _ = Self.walkToReady(&journey)
+        var lobby = Self.lobbySnapshot(ready: false)
+        var other = lobby.players[0]
+        other.playerId = PlayerID("p2")
+        other.connection = .reconnecting
+        lobby.players.append(other)
+        #expect(journey.received(.lobby(lobby), now: .seconds(20)) == [.othersReconnecting([PlayerID("p2")])])
+        #expect(journey.received(.lobby(lobby), now: .seconds(21)) == [])
+    }
+
+    @Test("an HTTP call without a reply (server restarting) is retried with backoff, then fails")
+    func transportRetries() {
+        var journey = Self.journey()
+        _ = journey.start(scheduledStart: .seconds(0))
+        journey.maxTransportRetries = 2
+        #expect(journey.httpFailed("refused", now: .seconds(1)) == [.countError("http_transport"), .schedule(.retryHTTP, at: .seconds(1.25))])
+        #expect(journey.timer(.retryHTTP, now: .seconds(1.25)) == [.http(.guest, token: nil)])
+        #expect(journey.httpFailed("refused", now: .seconds(2)) == [.countError("http_transport"), .schedule(.retryHTTP, at: .seconds(2.5))])
+        #expect(journey.httpFailed("refused", now: .seconds(3)).last == .finished(.http("POST /auth/guest: refused")))
     }
 
     @Test("after stop, the session's end (sessionEnded, close 4000) finishes the journey without errors")

@@ -38,6 +38,15 @@ struct HostileWebSocketTests {
                   frames: [RawWebSocket.frame(opcode: 1, [UInt8](repeating: 0x20, count: 200_000), fin: false),
                            RawWebSocket.frame(opcode: 0, [UInt8](repeating: 0x20, count: 100_000))],
                   closeCode: 1009),
+        FrameCase(description: "a valid text in more fragments than pongd takes (Autobahn 9.3.1–9.3.4: 1002 before)",
+                  frames: [RawWebSocket.frame(opcode: 1, Array("x".utf8), fin: false)]
+                      + (1..<WebSocketLimits.maxFragments).map { _ in
+                          RawWebSocket.frame(opcode: 0, Array("x".utf8), fin: false) }
+                      + [RawWebSocket.frame(opcode: 0, Array("x".utf8))],
+                  closeCode: 1009),
+        FrameCase(description: "invalid UTF-8 in a text's first fragment fails at once (Autobahn 6.4.1)",
+                  frames: [RawWebSocket.frame(opcode: 1, Array("κ".utf8) + [0xF4, 0x90, 0x80, 0x80], fin: false)],
+                  closeCode: 1007),
         FrameCase(description: "a new message inside a fragmented one",
                   frames: [RawWebSocket.frame(opcode: 1, Array("{".utf8), fin: false),
                            RawWebSocket.frame(opcode: 1, Array("}".utf8))],

@@ -36,6 +36,7 @@ final class HubTestServer {
         configuration.allowedOrigins = allowedOrigins
         configuration.loginBurst = 100
         configuration.loginsPerSecond = 100
+        configuration.quotas.guestBurst = 10_000
         configure(&configuration)
         let hub = try SessionHub(configuration: configuration, logger: logger)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, limits: transport), logger: logger,

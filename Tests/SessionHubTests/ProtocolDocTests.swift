@@ -31,9 +31,10 @@ struct ProtocolDocTests {
         let text = try protocolText()
         for code in [CloseCode.sessionEnded, .authFailed, .left, .notJoined, .replaced, .helloTimeout, .flooded,
                      .tooManySockets, .serverRestarting, .moved(to: "x"), .protocolError, .invalidPayload,
-                     .outputOverflow, .messageTooBig, .tooManyCodeGuesses(retryAfter: 3)] {
+                     .outputOverflow, .messageTooBig, .noPong, .tooManyCodeGuesses(retryAfter: 3)] {
             #expect(text.contains("| \(code.code) |"), "\(code.code)")
         }
+        #expect(text.contains("`\(CloseCode.serverRestarting.reason)`"), "4100's reason with its retry hint")
     }
 
     @Test("every message type is listed")

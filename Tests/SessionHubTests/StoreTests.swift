@@ -12,7 +12,7 @@ struct StoreTests {
         let store = try SessionStore(dataDirectory: folder.path + "/nested/data")
         #expect(store.path == folder.path + "/nested/data/pongd.sqlite")
         #expect(FileManager.default.fileExists(atPath: store.path))
-        #expect(try store.appliedMigrations() == ["v1"])
+        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge"])
         #expect(try store.journalMode() == "wal")
         #expect(try store.foreignKeysEnabled())
     }

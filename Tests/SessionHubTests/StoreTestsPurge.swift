@@ -82,3 +82,61 @@ struct StoreTestsPurge {
         #expect(try store.user(id: UserID("gBusy")) != nil)
     }
 }
+
+/// Issue 12, item 6: guests in no live session go a day after they were made; photo bytes per user.
+@Suite("Store: unjoined guests, photo quota")
+struct StoreTestsGuestQuota {
+    typealias F = StoreFixture
+
+    @Test("guests older than the cutoff in no live session go, with their photo; the rest stay")
+    func unjoinedGuests() throws {
+        let store = try SessionStore.temporary()
+        let day = 86_400.0
+        try store.createUser(.guest(id: UserID("gOld"), name: "Guest", createdAt: F.t0))
+        try store.createUser(.guest(id: UserID("gNew"), name: "Guest", createdAt: F.at(day)))
+        try store.createUser(.guest(id: UserID("gSeated"), name: "Guest", createdAt: F.t0))
+        try store.createUser(.guest(id: UserID("gHosting"), name: "Guest", createdAt: F.t0))
+        try store.createUser(.guest(id: UserID("gEnded"), name: "Guest", createdAt: F.t0))
+        try store.createUser(StoredUser(id: UserID("u1"), name: "Ana", email: "ana@example.com", passwordHash: "x",
+                                        isGuest: false, createdAt: F.t0))
+        try store.savePhoto(StoredPhoto(id: PhotoID("photo-gOld"), userId: UserID("gOld"), format: .jpeg,
+                                        bytes: F.jpeg, createdAt: F.t0))
+        let live = try F.code("LVE234")
+        let ended = try F.code("END234")
+        try store.createSession(F.session(live, host: "gHosting"))
+        try store.createSession(F.session(ended, host: "u1"))
+        try store.createMembership(F.seat("p1", in: live, user: "gSeated"))
+        try store.createMembership(F.seat("p2", in: ended, user: "gEnded"))
+        try store.updateSessionState(code: ended, to: .ended, at: F.at(60))
+
+        #expect(try store.purgeUnjoinedGuests(createdBefore: F.at(day - 1)) == [UserID("gEnded"), UserID("gOld")])
+        #expect(try store.photo(id: PhotoID("photo-gOld")) == nil)
+        #expect(try store.membership(playerId: PlayerID("p2")) == nil)
+        for kept in ["gNew", "gSeated", "gHosting", "u1"] { #expect(try store.user(id: UserID(kept)) != nil, "\(kept)") }
+        #expect(try store.purgeUnjoinedGuests(createdBefore: F.at(2 * day)) == [UserID("gNew")])
+    }
+
+    @Test("the purge deletes at most `limit` guests a call, oldest first")
+    func batches() throws {
+        let store = try SessionStore.temporary()
+        for number in 0..<5 { try store.createUser(.guest(id: UserID("g\(number)"), name: "G", createdAt: F.at(Double(number)))) }
+        #expect(try store.purgeUnjoinedGuests(createdBefore: F.at(10), limit: 3) == ["g0", "g1", "g2"].map(UserID.init))
+        #expect(try store.purgeUnjoinedGuests(createdBefore: F.at(10), limit: 3) == ["g3", "g4"].map(UserID.init))
+    }
+
+    @Test("stored photo bytes per user: the profile's photo is replaced freely, uploads beyond the quota are refused")
+    func photoQuota() throws {
+        let store = try SessionStore.temporary()
+        try store.createUser(F.guest("g"))
+        func photo(_ id: String) -> StoredPhoto {
+            StoredPhoto(id: PhotoID(id), userId: UserID("g"), format: .jpeg, bytes: F.jpeg, createdAt: F.t0)
+        }
+        let limit = 2 * F.jpeg.count
+        #expect(try store.savePhoto(photo("a"), storedBytesLimit: limit))
+        try store.upsertProfile(StoredProfile(userId: UserID("g"), displayName: "G", photoId: PhotoID("a"), updatedAt: F.t0))
+        #expect(try store.savePhoto(photo("b"), storedBytesLimit: limit))
+        #expect(try store.savePhoto(photo("c"), storedBytesLimit: limit))
+        #expect(try !store.savePhoto(photo("d"), storedBytesLimit: limit))
+        #expect(try store.photo(id: PhotoID("d")) == nil)
+    }
+}

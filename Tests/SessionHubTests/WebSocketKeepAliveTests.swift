@@ -20,6 +20,34 @@ struct WebSocketKeepAliveTests {
         #expect(keepAlive.timerFired(now: t0 + .seconds(46)) == [.close])
     }
 
+    @Test("with the default limits a peer that vanishes is closed within 13 s, however its last pong fell")
+    func defaultsBoundTheSilence() {
+        let limits = TransportLimits()
+        for lastPong in [Duration.zero, .milliseconds(1), .seconds(4), .seconds(5)] {
+            var keepAlive = WebSocketKeepAlive(pingInterval: limits.pingInterval, pongTimeout: limits.pongTimeout, now: t0)
+            _ = keepAlive.timerFired(now: t0 + limits.pingInterval)
+            // The peer answers the first ping at `lastPong` after it, then vanishes.
+            _ = keepAlive.pongReceived(id: 1, now: t0 + limits.pingInterval + lastPong)
+            let vanished = t0 + limits.pingInterval + lastPong
+            var now = vanished
+            var closedAt: ContinuousClock.Instant?
+            while closedAt == nil, now < vanished + .seconds(30) {
+                now = keepAlive.deadline
+                if keepAlive.timerFired(now: now).contains(.close) { closedAt = now }
+            }
+            #expect(closedAt.map { vanished.duration(to: $0) } == .seconds(13))
+        }
+    }
+
+    @Test("any frame after the ping keeps the socket alive for the pong timeout; silence then closes it")
+    func framesAreSignsOfLife() {
+        var keepAlive = WebSocketKeepAlive(pingInterval: .seconds(5), pongTimeout: .seconds(8), now: t0)
+        #expect(keepAlive.timerFired(now: t0 + .seconds(5)) == [.ping(id: 1), .schedule(t0 + .seconds(13))])
+        keepAlive.heard(now: t0 + .seconds(12))  // media queued ahead of the pong on a slow uplink
+        #expect(keepAlive.timerFired(now: t0 + .seconds(13)) == [.schedule(t0 + .seconds(20))])
+        #expect(keepAlive.timerFired(now: t0 + .seconds(20)) == [.close])
+    }
+
     @Test("unsolicited pongs are ignored")
     func unsolicited() {
         var keepAlive = WebSocketKeepAlive(pingInterval: .seconds(20), pongTimeout: .seconds(5), now: t0)

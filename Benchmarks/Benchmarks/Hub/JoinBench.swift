@@ -77,8 +77,10 @@ final class JoinBench: Sendable {
     /// Returns each player's token and session code, players of a session next to each other.
     private func prepareJoins() async throws -> [(token: String, code: String)] {
         let sessions = Self.batch / Self.seats
+        // From fresh source addresses too: 100 guests per address stay within the guest quota (200 at once).
         let guests = try await RequestLoad.run(count: Self.batch + sessions, inFlight: Self.inFlight,
-                                               perConnection: 100, port: server.port, group: group) { _, connection in
+                                               perConnection: 100, port: server.port, group: group,
+                                               addresses: addresses) { _, connection in
             try await connection.send(.POST, "/auth/guest", json: "{}")
         }
         try RequestLoad.expect(201, guests, "guest")

@@ -45,6 +45,8 @@ package struct HubConfiguration: Sendable {
     package var mediaErrorInterval: Duration = .seconds(1)
     /// WebSockets (player and dashboard) one user may hold at once; more are closed with 4008 (docs/SECURITY.md).
     package var maxSocketsPerUser = 8
+    /// Guests per address, live sessions per user, photo bytes per user, the purge of unjoined guests.
+    package var quotas = Quotas()
 
     package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
                  session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,

@@ -5,17 +5,24 @@ extension HubRouter {
     func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let token = try caller(request, allowing: [.user, .guest])
         let settings = try body(CreateSessionRequest.self, of: request).settings
-        var random = SystemRandomNumberGenerator()
-        guard let code = SessionCode.generate(using: &random, avoiding: hub.liveCodes) else { throw .internal }
+        // The live-session limit first: a user at it does not use up its creation budget by retrying.
+        let code = try reserveCode(host: token.userId)
+        if let wait = hub.quotas.admitSessionCreation(user: token.userId) {
+            hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+            hub.logger.info("session creation limited", metadata: ["user.id": "\(token.userId)"])
+            return .error(.tooManyNewSessions, retryAfter: wait)
+        }
         let hostName: String
         do throws(StoreError) {
             let profileName = try hub.store.profile(userId: token.userId)?.displayName
-            let accountName = try hub.store.user(id: token.userId)?.name
-            hostName = profileName ?? accountName ?? "Host"
+            // A purged guest's token (its user is gone) is no longer valid.
+            guard let accountName = try hub.store.user(id: token.userId)?.name else { throw StoreError.notFound }
+            hostName = profileName ?? accountName
             try hub.store.createSession(StoredSession(code: code, hostUserId: token.userId, game: settings,
                                                       createdAt: Date()))
         } catch {
-            throw storeFailure(error)
+            hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+            throw error == .notFound ? .invalidToken : storeFailure(error)
         }
         let (state, actions) = SessionState.create(
             code: code, host: SessionState.Host(userId: token.userId, name: hostName), game: settings, now: .now,
@@ -72,12 +79,19 @@ extension HubRouter {
     private func join(_ live: LiveSession, token: AccessToken, reply: Reply) {
         let code = live.code
         hub.worker.async {
-            let profile = (try? self.profile(of: token.userId)) ?? nil
+            let profile: Profile?
+            do throws(StoreError) {
+                profile = try self.profile(of: token.userId)
+            } catch {
+                return reply.send(.error(storeFailure(error)))
+            }
+            // A purged guest's token (its user is gone) is no longer valid.
+            guard let profile else { return reply.send(.error(.invalidToken)) }
             let playerId = PlayerID(RandomID.hex(bytes: 12))
             let resumeToken = RandomID.hex(bytes: 24)
             live.request({ state, now throws(APIError) in
-                let outcome = try state.join(user: token.userId, displayName: profile?.displayName,
-                                             photoURL: profile?.photoURL, playerId: playerId,
+                let outcome = try state.join(user: token.userId, displayName: profile.displayName,
+                                             photoURL: profile.photoURL, playerId: playerId,
                                              resumeToken: resumeToken, now: now)
                 // Written before the actions run (and so before the reply), the seat's row before its journey.
                 if outcome.playerId == playerId { hub.recordSeat(outcome, code: code, user: token.userId) }

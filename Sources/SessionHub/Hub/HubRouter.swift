@@ -29,7 +29,7 @@ package struct HubRouter: HTTPRouting {
         case ("POST", "auth", 2) where segments[1] == "login":
             logIn(request, reply: reply)
         case ("POST", "auth", 2) where segments[1] == "guest":
-            onWorker(reply) { () throws(APIError) in try guest() }
+            guest(request, reply: reply)
         case ("POST", "users", 2) where segments[1] == "profile":
             updateProfile(request, reply: reply)
         case ("GET", "users", 2) where segments[1] == "me":

@@ -42,6 +42,8 @@ package final class SessionHub: Sendable {
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
     let events: EventWriter
+    /// Guests per address, live sessions per user (and the user → sessions index), photo bytes per user.
+    let quotas: QuotaLedger
 
     /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -62,6 +64,7 @@ package final class SessionHub: Sendable {
                                     publicBaseURL: configuration.publicBaseURL)
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
+        self.quotas = QuotaLedger(limits: configuration.quotas)
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))
@@ -70,6 +73,7 @@ package final class SessionHub: Sendable {
         self.codeGuesses = NIOLockedValueBox(CodeGuessBudget(burst: configuration.codeGuessBurst,
                                                              perSecond: configuration.codeGuessesPerSecond))
         try restoreLiveSessions()
+        purgeUnjoinedGuestsIfDue()
     }
 
     /// The HTTP routes of the contract.
@@ -83,12 +87,12 @@ package final class SessionHub: Sendable {
         sessions.withLockedValue { $0[code] }
     }
 
-    /// All live sessions.
+    /// All live sessions: O(live sessions), so never on a request's path (`quotas.sessions(of:)` finds a user's).
     var liveSessions: [LiveSession] {
         sessions.withLockedValue { Array($0.values) }
     }
 
-    /// Codes of all live sessions.
+    /// Codes of all live sessions: O(live sessions), so never on a request's path.
     var liveCodes: Set<SessionCode> {
         sessions.withLockedValue { Set($0.keys) }
     }
@@ -104,6 +108,10 @@ package final class SessionHub: Sendable {
                                recorder: recorder(for: state.code),
                                onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
                                onDiscard: { [weak self] code in self?.discard(code) })
+        quotas.userSessions.withLockedValue { index in
+            index.add(host: state.host.userId, of: state.code)
+            for seat in state.seats.values { index.add(member: seat.userId, of: state.code) }
+        }
         let count = sessions.withLockedValue { sessions in
             sessions[state.code] = live
             return sessions.count
@@ -115,6 +123,7 @@ package final class SessionHub: Sendable {
 
     /// A session ended (its end is already recorded): forget it and drop guest data nobody needs any more.
     private func discard(_ code: SessionCode) {
+        quotas.userSessions.withLockedValue { $0.remove(code) }
         let count = sessions.withLockedValue { sessions in
             sessions.removeValue(forKey: code)
             return sessions.count
@@ -140,6 +149,7 @@ package final class SessionHub: Sendable {
     /// Stores a new seat so it survives a restart; call on the session's queue, before the join is answered (it
     /// returns once the seat is written).
     func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
+        quotas.userSessions.withLockedValue { $0.add(member: user, of: code) }
         let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
                                           resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
         write("a seat", ["session.code": "\(code)"]) { (store) throws(StoreError) in

@@ -15,6 +15,8 @@ extension APIError {
         .termsNotAccepted,
         .emailTaken, .invalidCredentials, .unauthorized, .invalidToken, .tokenExpired, .invalidPhoto, .photoTooLarge,
         .photoDimensionsTooLarge,
+        // Quotas (APIError+Quotas.swift, docs/SECURITY.md).
+        .tooManyGuests, .tooManySessions, .tooManyNewSessions, .tooManyPhotoUploads, .photoQuotaExceeded,
         .invalidSessionCode, .sessionNotFound, .tooManyJoinAttempts, .sessionFull, .gameInProgress, .notHost,
         .notEnoughReadyPlayers, .notJoined, .noMedia, .permissionNotGranted(.video), .permissionNotGranted(.audio),
         .outOfOrder("m"), .notReady("m"), .testInProgress, .invalidResumeToken,

@@ -37,7 +37,11 @@ package struct CloseCode: Hashable, Sendable, CustomStringConvertible {
     /// A frame or reassembled message over 256 KiB.
     package static let messageTooBig = CloseCode(1009, "message too big")
     /// The server is restarting; reconnect and resume.
-    package static let serverRestarting = CloseCode(4100, "server restarting")
+    package static let serverRestarting = CloseCode(4100, "server restarting; retry in 1 s")
+    /// The delay `serverRestarting`'s reason hints at before the first reconnect (docs/PROTOCOL.md).
+    package static let restartRetryHint: Duration = .seconds(1)
+    /// The server's keep-alive ping was not answered in time (`TransportLimits.pongTimeout`); reconnect and resume.
+    package static let noPong = CloseCode(4102, "no pong in time")
     /// Too many lookups of unknown session codes from the client's address (`error too_many_code_guesses` first);
     /// retry after the seconds in the reason.
     package static func tooManyCodeGuesses(retryAfter seconds: Int) -> CloseCode {

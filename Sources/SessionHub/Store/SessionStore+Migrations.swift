@@ -5,6 +5,10 @@ extension SessionStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try createSchemaV1(db) }
+        migrator.registerMigration("v2-guest-purge") { db in
+            // Guests by age, for `purgeUnjoinedGuests` (issue 12: never-joined guests go after a day).
+            try db.execute(sql: "CREATE INDEX user_isGuest_createdAt ON user(isGuest, createdAt)")
+        }
         return migrator
     }
 

@@ -45,4 +45,20 @@ extension SessionStore {
         try fetchOne(sql: "SELECT \(StoredPhoto.columns) FROM photo WHERE id = ?", arguments: [id.rawValue],
                      as: StoredPhoto.init(row:))
     }
+
+    /// Stores a photo of a user as `savePhoto` does, unless the user's stored photo bytes would then pass
+    /// `storedBytesLimit`: the photo the profile shows now is not counted (a new one replaces it), every other of
+    /// theirs is (uploads in flight). Returns whether the photo was stored.
+    package func savePhoto(_ photo: StoredPhoto, storedBytesLimit: Int) throws(StoreError) -> Bool {
+        try write { db in
+            let stored = try Int.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(length(bytes)), 0) FROM photo
+                WHERE userId = :user AND id IS NOT (SELECT photoId FROM profile WHERE userId = :user)
+                """, arguments: ["user": photo.userId.rawValue]) ?? 0
+            guard stored + photo.bytes.count <= storedBytesLimit else { return false }
+            try db.execute(sql: "INSERT INTO photo (\(StoredPhoto.columns)) VALUES (?, ?, ?, ?, ?)",
+                           arguments: photo.arguments)
+            return true
+        }
+    }
 }

@@ -15,7 +15,7 @@ extension HTTPServer {
             maxFrameSize: WebSocketLimits.maxFrameBytes,
             automaticErrorHandling: false,
             shouldUpgrade: { channel, head in
-                let upgrade = WebSocketEndpoint(uri: head.uri) != nil
+                let upgrade = route.endpoint(uri: head.uri) != nil
                     && WebSocketUpgradeCheck.refusal(method: head.method, headers: head.headers) == nil
                     && route.allowsUpgrade(origin: head.headers.first(name: "origin"),
                                            host: head.headers.first(name: "host"))
@@ -23,7 +23,7 @@ extension HTTPServer {
             },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
-                    guard let endpoint = WebSocketEndpoint(uri: head.uri) else { throw ChannelError.inappropriateOperationForState }
+                    guard let endpoint = route.endpoint(uri: head.uri) else { throw ChannelError.inappropriateOperationForState }
                     let id = ids.withLockedValue { value in
                         value += 1
                         return value
@@ -33,7 +33,7 @@ extension HTTPServer {
                         remoteAddress: limits.trustedProxies.clientAddress(of: head, on: channel), channel: channel)
                     try channel.pipeline.syncOperations.addHandler(WebSocketFrameChecks())
                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 64,
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: WebSocketLimits.maxFragments,
                         maxAccumulatedFrameSize: WebSocketLimits.maxFrameBytes))
                     try channel.pipeline.syncOperations.addHandler(WebSocketHandler(
                         connection: connection, route: route, limits: limits, logger: logger))

@@ -11,7 +11,10 @@ import ServiceLifecycle
 /// Requests go to the `HTTPRouter`; an upgrade to a WebSocket endpoint path (`WebSocketEndpoint`) hands the socket
 /// to the `WebSocketRoute`.
 ///
-/// `run()` binds, serves until graceful shutdown is triggered, then stops accepting and closes the listener.
+/// `run()` binds, serves until graceful shutdown is triggered, then stops accepting (closes the listener) and drains
+/// the open connections (`ConnectionRegistry`): a WebSocket gets close 4100, a request in flight its response with
+/// `Connection: close`, an idle keep-alive connection is closed; whatever is still open when the drain's budget of
+/// `TransportLimits.drainTimeout` is spent is closed, and `run()` returns.
 public final class HTTPServer: Service, Sendable {
     /// Where to listen.
     public struct Configuration: Sendable {
@@ -37,6 +40,7 @@ public final class HTTPServer: Service, Sendable {
     private let bound: EventLoopPromise<Int>
     private let connectionIDs = NIOLockedValueBox<UInt64>(0)
     private let connections: NIOLockedValueBox<ConnectionLimiter>
+    private let registry: ConnectionRegistry
 
     /// A server with only the built-in routes (`/healthz`).
     public convenience init(configuration: Configuration,
@@ -55,6 +59,7 @@ public final class HTTPServer: Service, Sendable {
         self.connections = NIOLockedValueBox(ConnectionLimiter(
             maxTotal: configuration.limits.maxConnections,
             maxPerAddress: configuration.limits.maxConnectionsPerAddress))
+        self.registry = ConnectionRegistry(logger: logger)
     }
 
     /// The port actually listened on, once `run()` has bound (fails if binding failed).
@@ -77,6 +82,8 @@ public final class HTTPServer: Service, Sendable {
         try? await gracefulShutdown()
         logger.info("shutting down")
         try await channel.close()
+        await registry.drain(timeout: ConnectionDrain.connectionBudget(of: configuration.limits.drainTimeout),
+                             on: channel.eventLoop)
     }
 
     private func makeBootstrap() -> ServerBootstrap {
@@ -85,6 +92,7 @@ public final class HTTPServer: Service, Sendable {
         let webSockets = webSockets
         let connectionIDs = connectionIDs
         let connections = connections
+        let registry = registry
         let limits = configuration.limits
         let backoff = TimeAmount.nanoseconds(limits.acceptBackoff.nanoseconds)
         let highWater = max(2, limits.maxPendingOutputBytes)
@@ -132,6 +140,7 @@ public final class HTTPServer: Service, Sendable {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: upgrade, withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(httpHandler)
+                    registry.track(channel)
                 }
             }
     }

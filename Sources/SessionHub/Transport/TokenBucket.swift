@@ -30,6 +30,22 @@ package struct TokenBucket: Sendable, Equatable {
         return tokens >= 1 ? 0 : (1 - tokens) / perSecond
     }
 
+    /// Takes `cost` tokens (e.g. bytes) if there are that many; returns whether the event may proceed. A cost over
+    /// `capacity` never proceeds.
+    package mutating func take(_ cost: Double, now: ContinuousClock.Instant) -> Bool {
+        refill(now: now)
+        guard tokens >= cost else { return false }
+        tokens -= cost
+        return true
+    }
+
+    /// Seconds until `cost` tokens are available (0 when they are now; infinity when `cost` is over `capacity`).
+    package mutating func secondsUntilAvailable(_ cost: Double, now: ContinuousClock.Instant) -> Double {
+        refill(now: now)
+        guard cost <= capacity else { return .infinity }
+        return tokens >= cost ? 0 : (cost - tokens) / perSecond
+    }
+
     private mutating func refill(now: ContinuousClock.Instant) {
         let elapsed = updated.duration(to: now)
         guard elapsed > .zero else { return }
@@ -83,6 +99,18 @@ package struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
 
     /// Keys currently tracked (both generations).
     package var trackedKeys: Int { current.count + previous.count }
+
+    /// Like `attempt(_:now:)` for an event that costs `cost` tokens (e.g. bytes): nil when it may proceed (the cost is
+    /// taken), otherwise the whole seconds until it could (at least 1; a cost over the capacity waits a full refill).
+    package mutating func attempt(_ key: Key, cost: Double, now: ContinuousClock.Instant) -> Int? {
+        rotate(now: now)
+        var bucket = current.removeValue(forKey: key) ?? previous.removeValue(forKey: key)
+            ?? TokenBucket(capacity: capacity, perSecond: perSecond, now: now)
+        defer { current[key] = bucket }
+        if bucket.take(cost, now: now) { return nil }
+        let wait = bucket.secondsUntilAvailable(min(cost, capacity), now: now)
+        return max(1, Int(min(wait, 86_400).rounded(.up)))
+    }
 
     private mutating func rotate(now: ContinuousClock.Instant) {
         guard let rotatedAt else {

@@ -22,9 +22,13 @@ public struct TransportLimits: Sendable, Equatable {
     /// Output queued for one socket that its peer has not read; beyond it the socket is closed (1008).
     public var maxPendingOutputBytes: Int = 4 * 1024 * 1024
     /// The server pings an open WebSocket this long after it last heard a pong (or since it opened).
-    public var pingInterval: Duration = .seconds(20)
-    /// A WebSocket whose pong has not come this long after the server's ping is closed as dead.
-    public var pongTimeout: Duration = .seconds(20)
+    public var pingInterval: Duration = .seconds(5)
+    /// A WebSocket whose pong has not come this long after the server's ping is closed as dead. With
+    /// `pingInterval` it bounds how long a phone that vanished without a FIN looks connected: at most 5 + 8 = 13 s.
+    public var pongTimeout: Duration = .seconds(8)
+    /// On graceful shutdown: how long open connections get to finish (sockets their 4100 close, requests their
+    /// response) before the rest are closed, so the process exits within it whatever clients do.
+    public var drainTimeout: Duration = .seconds(10)
     /// While `accept` fails (no descriptor left), the listener waits this long before accepting again.
     public var acceptBackoff: Duration = .seconds(1)
     /// Reverse proxies whose `X-Forwarded-For` or `Forwarded` header names the client (`--trusted-proxy`): every

@@ -99,7 +99,9 @@ extension WebSocketClient {
                 client.report(.text(String(buffer: frame.unmaskedData)))
             case .connectionClose:
                 var data = frame.unmaskedData
-                client.reportClose(code: data.readInteger(as: UInt16.self))
+                let code = data.readInteger(as: UInt16.self)
+                client.closeReason = data.readString(length: data.readableBytes)
+                client.reportClose(code: code)
                 context.close(promise: nil)
             case .ping:
                 let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)

@@ -46,6 +46,13 @@ extension WebSocketClient {
         if let promise { channel.closeFuture.cascade(to: promise) }
     }
 
+    /// Stops reading, and so answering pings, without closing (a phone that vanished without a FIN: its radio gone,
+    /// its TCP connection left open). Nothing more is reported until `drop()`.
+    public func stopReading() {
+        guard let channel = activeChannel else { return }
+        channel.eventLoop.execute { try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false) }
+    }
+
     /// Drops the connection (as `drop()`) and waits until it is closed.
     public func dropAndWait() async {
         let promise = eventLoop.makePromise(of: Void.self)

@@ -35,6 +35,7 @@ public final class WebSocketClient: Sendable {
         /// Whether `drop()` was called: a socket created after it closes at once.
         var dropped = false
         var reportedClose = false
+        var closeReason: String?
     }
 
     /// The loop the socket lives on; `onEvent` is called there.
@@ -101,6 +102,12 @@ public final class WebSocketClient: Sendable {
                 try channel.pipeline.syncOperations.addHandler(upgrader)
             }
         }
+    }
+
+    /// The reason of the server's close frame, once `.closed` reported one ("" when it had none).
+    public internal(set) var closeReason: String? {
+        get { state.withLockedValue { $0.closeReason } }
+        set { state.withLockedValue { $0.closeReason = newValue } }
     }
 
     /// Marks the socket open and completes `upgraded` (which reports `.opened`); on the event loop.

@@ -13,6 +13,13 @@ package struct WebSocketEndpoint: Hashable, Sendable {
     /// The bearer token from the query (browsers cannot set headers on a WebSocket).
     package var token: String?
 
+    /// An endpoint given as is, for a route that parses its own paths (`WebSocketRoute.endpoint(uri:)`).
+    package init(sessionCode: String, role: Role, token: String?) {
+        self.sessionCode = sessionCode
+        self.role = role
+        self.token = token
+    }
+
     /// Parses a request URI; nil when the path is not a WebSocket endpoint.
     package init?(uri: String) {
         let parts = uri.split(separator: "?", maxSplits: 1)
@@ -83,29 +90,44 @@ package final class WebSocketConnection: Sendable, Hashable {
         }
     }
 
-    /// Sends a close frame with `code` and `reason`, then closes the socket; safe from any thread.
-    package func close(code: UInt16, reason: String) {
+    /// Sends a binary frame; safe from any thread.
+    package func send(binary: ByteBuffer) {
         let channel = channel
         channel.eventLoop.execute {
-            var buffer = channel.allocator.buffer(capacity: 2 + reason.utf8.count)
-            buffer.writeInteger(code)
-            buffer.writeString(String(reason.utf8.prefix(120)) ?? "")
-            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: buffer))
-                .whenComplete { _ in channel.close(promise: nil) }
-            // A peer that does not read never lets the close frame out: close anyway.
-            channel.eventLoop.scheduleTask(in: Self.closeFlushTimeout) { channel.close(promise: nil) }
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .binary, data: binary), promise: nil)
         }
     }
 
-    /// How long a close frame may wait to be written before the socket is closed without it.
+    /// Sends a close frame with `code` and `reason`, then closes the socket once the peer has it
+    /// (`WebSocketHandler.closeGracefully`); safe from any thread.
+    package func close(code: UInt16, reason: String) {
+        let channel = channel
+        channel.eventLoop.execute {
+            channel.pipeline.fireUserInboundEventTriggered(WebSocketCloseRequest(code: code, reason: reason))
+        }
+    }
+
+    /// How long a closing socket waits for its close frame to go out and for the peer to close before it is closed
+    /// anyway.
     static let closeFlushTimeout: TimeAmount = .seconds(2)
 
     package static func == (lhs: WebSocketConnection, rhs: WebSocketConnection) -> Bool { lhs.id == rhs.id }
     package func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
+/// Asks a socket's `WebSocketHandler` to close it with this code and reason (`WebSocketConnection.close`).
+struct WebSocketCloseRequest {
+    let code: UInt16
+    let reason: String
+}
+
 /// Where a WebSocket's events go: implemented by the hub. Called on the socket's event loop; return quickly.
 package protocol WebSocketRoute: Sendable {
+    /// Which WebSocket endpoint a request URI names; nil leaves the request to the HTTP router. Defaults to the
+    /// session paths (`WebSocketEndpoint(uri:)`).
+    func endpoint(uri: String) -> WebSocketEndpoint?
+    /// Per-socket message rates beyond which a socket is closed with 4008. Defaults to `WebSocketLimits`'.
+    var messageRates: WebSocketMessageRates { get }
     /// Whether an upgrade with these `Origin` and `Host` headers may proceed; a refused one is answered as plain
     /// HTTP by the router. Defaults to true.
     func allowsUpgrade(origin: String?, host: String?) -> Bool
@@ -125,6 +147,8 @@ package protocol WebSocketRoute: Sendable {
 }
 
 extension WebSocketRoute {
+    package func endpoint(uri: String) -> WebSocketEndpoint? { WebSocketEndpoint(uri: uri) }
+    package var messageRates: WebSocketMessageRates { .standard }
     package func allowsUpgrade(origin: String?, host: String?) -> Bool { true }
     package func received(fillerBytes: Int, frames: Int, from connection: WebSocketConnection) {}
 }
@@ -135,6 +159,8 @@ package enum WebSocketLimits {
     package static let maxTextBytes = 64 * 1024
     /// Largest frame or reassembled message at all (a media frame); bigger ones close the socket (1009).
     package static let maxFrameBytes = 256 * 1024
+    /// Most fragments one message may come in; more close the socket (1009), as a message too big would.
+    package static let maxFragments = 64
     /// Text messages: burst and sustained rate per socket before it is closed with 4008.
     package static let textBurst: Double = 60
     package static let textPerSecond: Double = 30
@@ -142,4 +168,17 @@ package enum WebSocketLimits {
     /// bulk probe filler is not counted, see `FillerBatch`).
     package static let binaryBurst: Double = 4000
     package static let binaryPerSecond: Double = 2000
+}
+
+/// Burst and sustained message rates per socket (token buckets), text and binary apart.
+package struct WebSocketMessageRates: Sendable, Equatable {
+    package var textBurst: Double
+    package var textPerSecond: Double
+    package var binaryBurst: Double
+    package var binaryPerSecond: Double
+
+    /// pongd's rates (`WebSocketLimits`).
+    package static let standard = WebSocketMessageRates(
+        textBurst: WebSocketLimits.textBurst, textPerSecond: WebSocketLimits.textPerSecond,
+        binaryBurst: WebSocketLimits.binaryBurst, binaryPerSecond: WebSocketLimits.binaryPerSecond)
 }

@@ -39,6 +39,30 @@ extension WebSocketHandler {
         channel.eventLoop.scheduleTask(in: WebSocketConnection.closeFlushTimeout) { channel.close(promise: nil) }
     }
 
+    /// Closes the socket so that the close frame reaches the peer: the frame is written and flushed, then the output
+    /// is shut (a FIN behind the frame) while input is still read and dropped, until the peer's close frame or FIN
+    /// comes, or `WebSocketConnection.closeFlushTimeout` passes. Closing with unread input would make the kernel
+    /// answer with a reset, which can destroy the close frame before the peer reads it.
+    func closeGracefully(code: UInt16, reason: String, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        keepAliveTimer?.cancel()
+        keepAliveTimer = nil
+        let channel = context.channel
+        var payload = channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        payload.writeInteger(code)
+        payload.writeString(String(reason.utf8.prefix(120)) ?? "")
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)))
+            .whenComplete { result in
+                switch result {
+                case .success: channel.close(mode: .output, promise: nil)
+                case .failure: channel.close(promise: nil)
+                }
+            }
+        // A peer that neither reads nor closes: close anyway.
+        channel.eventLoop.scheduleTask(in: WebSocketConnection.closeFlushTimeout) { channel.close(promise: nil) }
+    }
+
     /// Performs the keep-alive's actions: pings, the timer, or closing a socket that stopped answering.
     func applyKeepAlive(_ actions: [WebSocketKeepAlive.Action], context: ChannelHandlerContext) {
         for action in actions {
@@ -59,8 +83,15 @@ extension WebSocketHandler {
                     handler.applyKeepAlive(handler.keepAlive.timerFired(now: .now), context: context)
                 }
             case .close:
+                // The peer is gone or stuck: no drain. The close frame goes out if the socket can still take it,
+                // and the socket closes now, so a player's seat turns `reconnecting` at once.
                 logger.info("socket closed: no pong", metadata: ["socket.id": "\(connection.id)"])
                 closing = true
+                var reason = context.channel.allocator.buffer(capacity: 32)
+                reason.writeInteger(CloseCode.noPong.code)
+                reason.writeString(CloseCode.noPong.reason)
+                context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: reason)),
+                                      promise: nil)
                 context.close(promise: nil)
             }
         }

@@ -31,9 +31,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         self.connection = connection
         self.route = route
         self.logger = logger
-        textBucket = TokenBucket(capacity: WebSocketLimits.textBurst, perSecond: WebSocketLimits.textPerSecond, now: now)
-        binaryBucket = TokenBucket(capacity: WebSocketLimits.binaryBurst, perSecond: WebSocketLimits.binaryPerSecond,
-                                   now: now)
+        let rates = route.messageRates
+        textBucket = TokenBucket(capacity: rates.textBurst, perSecond: rates.textPerSecond, now: now)
+        binaryBucket = TokenBucket(capacity: rates.binaryBurst, perSecond: rates.binaryPerSecond, now: now)
         keepAlive = WebSocketKeepAlive(pingInterval: limits.pingInterval, pongTimeout: limits.pongTimeout, now: now)
     }
 
@@ -44,6 +44,15 @@ final class WebSocketHandler: ChannelInboundHandler {
         if case .upgradeComplete? = event as? HTTPServerUpgradeEvents {
             route.opened(connection)
             applyKeepAlive([.schedule(keepAlive.deadline)], context: context)
+        }
+        switch event {
+        case let request as WebSocketCloseRequest:
+            return closeGracefully(code: request.code, reason: request.reason, context: context)
+        case is ChannelShouldQuiesceEvent:  // graceful shutdown (`ConnectionDrain`)
+            return closeGracefully(code: CloseCode.serverRestarting.code, reason: CloseCode.serverRestarting.reason,
+                                   context: context)
+        default:
+            break
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -57,8 +66,14 @@ final class WebSocketHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing else { return }
         let frame = unwrapInboundIn(data)
+        keepAlive.heard(now: .now)
+        guard !closing else {
+            // Closing: what the peer sent meanwhile is read and dropped (`closeGracefully`); its close frame is the
+            // last thing it sends, so the connection can close without a reset.
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
         switch frame.opcode {
         case .text:
             guard textBucket.take(now: .now) else { return flood(context) }
@@ -99,11 +114,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         close(.flooded, context: context)
     }
 
-    /// Sends a close frame with `code`, then closes the socket.
+    /// Sends a close frame with `code`, then closes the socket (`closeGracefully`).
     func close(_ code: CloseCode, context: ChannelHandlerContext) {
-        guard !closing else { return }
-        closing = true
-        connection.close(code: code.code, reason: code.reason)
+        closeGracefully(code: code.code, reason: code.reason, context: context)
     }
 
     /// Ends the socket for a protocol error with the matching close code.
@@ -113,7 +126,9 @@ final class WebSocketHandler: ChannelInboundHandler {
         switch error {
         case ByteToMessageDecoderError.dataReceivedInErrorState(let first, _):
             return fail(context, first)
-        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+        // Over a size or fragment-count limit: a valid message pongd will not take (1009), not a protocol error.
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
+            NIOWebSocketFrameAggregator.Error.tooManyFragments:
             code = .messageTooBig
         case WebSocketViolation.invalidUTF8:
             code = .invalidPayload

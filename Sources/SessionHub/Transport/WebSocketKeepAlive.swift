@@ -1,6 +1,9 @@
 /// The server's pings on one WebSocket (docs/SECURITY.md, "Timeouts"): `pingInterval` after the socket opened or its
-/// last pong, a ping carrying a counter; no matching pong within `pongTimeout` and the socket is dead (closed like a
-/// dropped one, so its seat becomes reconnecting). Pure: the caller passes `now` and arms one timer.
+/// last pong, a ping carrying a counter; if neither the matching pong nor any other frame arrives within
+/// `pongTimeout` of the ping (or of the last frame heard since), the socket is dead (closed, so its seat becomes
+/// reconnecting). Any frame counts as a sign of life because a phone's pong can queue behind its own upload (media,
+/// the connection test's filler) on a slow uplink; a phone that vanished sends nothing at all. Pure: the caller
+/// passes `now` and arms one timer.
 struct WebSocketKeepAlive: Equatable {
     /// What the caller does.
     enum Action: Equatable {
@@ -21,19 +24,28 @@ struct WebSocketKeepAlive: Equatable {
     private let pongTimeout: Duration
     private var state: State
     private var lastID: UInt64 = 0
+    /// When the last frame (of any kind) arrived.
+    private var lastHeard: ContinuousClock.Instant
 
     init(pingInterval: Duration, pongTimeout: Duration, now: ContinuousClock.Instant) {
         self.pingInterval = pingInterval
         self.pongTimeout = pongTimeout
         state = .waiting(pingAt: now + pingInterval)
+        lastHeard = now
     }
 
     /// When the timer should first fire.
     var deadline: ContinuousClock.Instant {
         switch state {
         case .waiting(let pingAt): pingAt
-        case .awaitingPong(_, let deadline): deadline
+        case .awaitingPong(_, let deadline): max(deadline, lastHeard + pongTimeout)
         }
+    }
+
+    /// A frame of any kind arrived: while a pong is awaited, the socket is alive for `pongTimeout` more. (The armed
+    /// timer need not move: when it fires early, `timerFired` arms it again.)
+    mutating func heard(now: ContinuousClock.Instant) {
+        lastHeard = max(lastHeard, now)
     }
 
     /// The timer fired (possibly early).
@@ -45,8 +57,9 @@ struct WebSocketKeepAlive: Equatable {
             let deadline = now + pongTimeout
             state = .awaitingPong(id: lastID, deadline: deadline)
             return [.ping(id: lastID), .schedule(deadline)]
-        case .awaitingPong(_, let deadline):
-            return now >= deadline ? [.close] : [.schedule(deadline)]
+        case .awaitingPong:
+            let due = deadline
+            return now >= due ? [.close] : [.schedule(due)]
         }
     }
 

@@ -15,6 +15,7 @@ extension PhoneJourney {
             return [.countError(code)] + fail(.http("\(call.label) answered \(status) \(code)"))
         }
         pendingCall = nil
+        httpBackoff.succeeded()
         switch step {
         case .authenticating:
             guard let reply = Self.decode(AuthResponse.self, body) else { return badReply(call) }
@@ -42,10 +43,15 @@ extension PhoneJourney {
         }
     }
 
-    /// The pending HTTP call failed without a reply (connection refused or reset).
-    mutating func httpFailed(_ message: String) -> [Action] {
+    /// The pending HTTP call failed without a reply (connection refused or reset: the server may be restarting):
+    /// tried again with backoff (`uniform` in [0, 1) draws the jitter), up to `maxTransportRetries` times.
+    mutating func httpFailed(_ message: String, now: MonoTime, uniform: Double = 0) -> [Action] {
         guard step != .finished, let call = pendingCall else { return [] }
-        return [.countError("http_transport")] + fail(.http("\(call.label): \(message)"))
+        guard httpBackoff.attempt < maxTransportRetries else {
+            return [.countError("http_transport")] + fail(.http("\(call.label): \(message)"))
+        }
+        let delay = httpBackoff.nextDelay(uniform: uniform)
+        return [.countError("http_transport"), .schedule(.retryHTTP, at: now.adding(seconds: delay))]
     }
 
     /// The player socket is open (upgrade done): greet, and on the first socket walk the setup steps.
@@ -78,22 +84,34 @@ extension PhoneJourney {
         .send(.battery(.init(level: 80, charging: false))),
     ]
 
-    /// The socket closed (or could not be opened); `code` is the close frame's code if one came.
-    mutating func socketClosed(code: UInt16?, now: MonoTime) -> [Action] {
+    /// The socket closed (or could not be opened); `code` and `reason` are the close frame's if one came.
+    /// A retry code (4005, 4008, 4100–4199) or a drop is reconnected with backoff (`uniform` in [0, 1) draws the
+    /// jitter; a 4100 waits the delay its reason hints at first); a 4100 is not an error.
+    mutating func socketClosed(code: UInt16?, reason: String? = nil, now: MonoTime, uniform: Double = 0) -> [Action] {
         let wasOpen = socketOpen
         socketOpen = false
         guard step != .finished else { return [] }
-        if droppingOnPurpose { return [] }  // chaos: the reconnect timer is armed
-        if let code, (4000...4099).contains(code), code != 4008 {
+        if droppingOnPurpose { return [] }  // chaos or a vanish: the reconnect timer is armed
+        if let code, (4000...4099).contains(code), code != 4008, code != 4005 {
             if code == 4000 && stopped { return finish() }
             return [.countError("close_\(code)")] + fail(.socketClosed("closed with \(code)"))
         }
         if stopped { return finish() }
         guard everConnected else { return fail(.socketRefused("the player socket could not be opened")) }
-        // An unexpected drop (or a failed reconnect): pause, try again.
-        var actions: [Action] = wasOpen ? [.countError(code.map { "close_\($0)" } ?? "socket_dropped")] : []
+        // An unexpected drop, a restart, a close it may retry (or a failed reconnect): pause, try again.
+        var actions: [Action] = []
+        if wasOpen {
+            if lostAt == nil { lostAt = now }
+            if code == CloseCode.serverRestarting.code {
+                lostToRestart = true
+                actions.append(.serverRestarting)
+            } else {
+                actions.append(.countError(code.map { "close_\($0)" } ?? "socket_dropped"))
+            }
+        }
         if audioStarted { actions.append(.pauseAudio) }
-        actions.append(.schedule(.reconnect, at: now.adding(seconds: reconnectDelay)))
+        let delay = backoff.nextDelay(code: code, reason: reason, uniform: uniform)
+        actions.append(.schedule(.reconnect, at: now.adding(seconds: delay)))
         return actions
     }
 
@@ -103,7 +121,11 @@ extension PhoneJourney {
         switch message {
         case .welcome(let welcome):
             if let token = welcome.resumeToken { resumeToken = token }
-            return []
+            backoff.succeeded()
+            guard let lost = lostAt else { return [] }
+            lostAt = nil
+            defer { lostToRestart = false }
+            return [.resumed(afterSeconds: now.seconds(since: lost), restart: lostToRestart)]
         case .readiness(let report):
             lastReadiness = report
             return readinessChanged(now: now)
@@ -132,18 +154,23 @@ extension PhoneJourney {
         case .error(let body):
             return [.countError(body.code)]
         case .lobby(let lobby):
-            guard let me = lobby.players.first(where: { $0.playerId == playerId }) else { return [] }
+            let others = Set(lobby.players.filter { $0.connection == .reconnecting && $0.playerId != playerId }
+                .map(\.playerId))
+            let turned = others.subtracting(othersReconnecting)
+            othersReconnecting = others
+            let seen: [Action] = turned.isEmpty ? [] : [.othersReconnecting(turned.sorted { $0.rawValue < $1.rawValue })]
+            guard let me = lobby.players.first(where: { $0.playerId == playerId }) else { return seen }
             if me.ready && step == .readySent {
                 step = .ready
-                if confirmedReady { return [] }
+                if confirmedReady { return seen }
                 confirmedReady = true
-                return [.readyConfirmed]
+                return seen + [.readyConfirmed]
             }
             if !me.ready && step == .ready && lobby.state == .waiting && socketOpen && lastReadiness?.canBeReady == true {
                 step = .readySent  // a resumed seat came back not ready: say it again
-                return [.send(.ready)]
+                return seen + [.send(.ready)]
             }
-            return []
+            return seen
         case .bounce(let bounce):
             return bounce.playerId == playerId ? [.bounce(bounce)] : []
         case .sessionEnded:

@@ -54,6 +54,8 @@ struct PhoneJourney {
         case reconnect
         /// Start another connection test after a failed one.
         case retryTest
+        /// A vanished phone is back: drop the dead socket, open a new one and resume.
+        case reappear
     }
 
     /// What the driver must do.
@@ -76,6 +78,17 @@ struct PhoneJourney {
         case schedule(Timer, at: MonoTime)
         /// Close the socket abruptly, without a close frame (chaos).
         case dropSocket
+        /// Stop reading the socket (and so answering pings) without closing it: the phone vanished.
+        case stopReading
+        /// The phone vanished now (the run measures when the lobby shows it `reconnecting`).
+        case vanished
+        /// These other players turned `reconnecting` in the lobby just received.
+        case othersReconnecting([PlayerID])
+        /// The server closed the socket with 4100 (restarting).
+        case serverRestarting
+        /// The seat resumed (`welcome` after `hello {resumeToken}`) this long after the socket was lost;
+        /// `restart` when a 4100 lost it.
+        case resumed(afterSeconds: Double, restart: Bool)
         /// Count one error with this code.
         case countError(String)
         /// The connection test's result.
@@ -102,8 +115,8 @@ struct PhoneJourney {
     let mode: Mode
     /// How many connection tests to try before giving up.
     var maxTestAttempts = 3
-    /// Delay before reopening a socket that dropped unexpectedly, seconds.
-    var reconnectDelay = 1.0
+    /// How many times an HTTP call that got no reply (server down, restarting) is tried again before the journey fails.
+    var maxTransportRetries = 8
 
     // State, read by tests; set only by the event methods (here and in `PhoneJourney+Events.swift`).
     var step: Step = .idle
@@ -123,6 +136,15 @@ struct PhoneJourney {
     var droppingOnPurpose = false
     var audioStarted = false
     var stopped = false
+    /// Delays between attempts to reopen a lost socket (docs/PROTOCOL.md, "Reconnecting").
+    var backoff = ReconnectBackoff()
+    /// Delays between tries of an HTTP call that got no reply.
+    var httpBackoff = ReconnectBackoff()
+    /// When the socket was lost by surprise (a drop or a 4100), until the seat resumes; whether a 4100 lost it.
+    var lostAt: MonoTime?
+    var lostToRestart = false
+    /// Other players the last lobby showed `reconnecting`.
+    var othersReconnecting: Set<PlayerID> = []
 
     /// A phone that will join the session `typedCode`.
     init(identity: PhoneIdentity, typedCode: String, audio: StreamStartRequest.Audio?, mode: Mode) {
@@ -156,7 +178,12 @@ struct PhoneJourney {
             return call(pendingCall)
         case .reconnect:
             guard !socketOpen, !stopped, let socketPath else { return [] }
+            droppingOnPurpose = false  // a failed attempt is retried with backoff
             return [.connect(path: socketPath)]
+        case .reappear:
+            droppingOnPurpose = false
+            guard !stopped, let socketPath else { return [.dropSocket] + finish() }
+            return [.dropSocket, .connect(path: socketPath)]
         case .retryTest:
             guard step == .testing, socketOpen else { return [] }
             return [.send(.connectionTestStart)]
@@ -170,6 +197,16 @@ struct PhoneJourney {
         socketOpen = false
         droppingOnPurpose = true
         return [.pauseAudio, .dropSocket, .schedule(.reconnect, at: now.adding(seconds: downFor))]
+    }
+
+    /// The phone vanishes for `downFor` seconds (its radio gone, no FIN): it stops reading, answering pings and
+    /// sending, its socket left open; then it drops that socket and resumes on a new one. Only phones that sent
+    /// `ready` and are connected take part.
+    mutating func vanish(now: MonoTime, downFor: Double) -> [Action] {
+        guard step == .readySent || step == .ready, socketOpen, !stopped else { return [] }
+        socketOpen = false
+        droppingOnPurpose = true
+        return [.pauseAudio, .stopReading, .vanished, .schedule(.reappear, at: now.adding(seconds: downFor))]
     }
 
     /// The run is over for this phone: stop streaming; the host ends the session.

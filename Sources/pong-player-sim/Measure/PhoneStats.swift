@@ -12,6 +12,9 @@ struct PhoneStats: Sendable {
     var bounces = 0
     /// Own bounces whose packet was no longer in the latency ring.
     var bouncesUnmapped = 0
+    /// Own bounces heard, and audio packets sent, after the seat resumed from a server restart.
+    var bouncesAfterRestart = 0
+    var audioAfterRestart = 0
     /// Latency of each mapped bounce, µs (a few a second: kept as values, merged into the run's histogram).
     var bounceLatencies: [UInt64] = []
     /// How late audio packets were sent after they fell due, µs. Grows with the values recorded (a phone's is small);
@@ -42,6 +45,8 @@ extension SimStats.Values {
         fillerBytes += phone.fillerBytes
         bounces += phone.bounces
         bouncesUnmapped += phone.bouncesUnmapped
+        bouncesAfterRestart += phone.bouncesAfterRestart
+        audioAfterRestart += phone.audioAfterRestart
         for latency in phone.bounceLatencies { bounceLatency.record(latency) }
         sendLag.add(phone.sendLag)
     }

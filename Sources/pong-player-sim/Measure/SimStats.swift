@@ -1,5 +1,6 @@
 import Histogram
 import NIOConcurrencyHelpers
+import SessionHub
 
 /// Everything the run measures, shared by all phones' event loops behind a lock. What every packet or bounce
 /// changes is counted per phone (`PhoneStats`) and merged here at the end.
@@ -42,6 +43,29 @@ final class SimStats: Sendable {
                                               numberOfSignificantValueDigits: .three)
         /// Bounce scores summed over phones.
         var score = BounceScorer.Score()
+        /// Sockets the server closed with 4100 (restarting).
+        var restartCloses = 0
+        /// Seats resumed after a 4100 or drop (`welcome` after `hello {resumeToken}`), and after a 4100 only.
+        var resumed = 0
+        var resumedAfterRestart = 0
+        /// Socket lost (4100 or drop) → seat resumed, µs; after a 4100 only.
+        var reconnectTime = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        var restartReconnectTime = Histogram<UInt64>(highestTrackableValue: 3_600_000_000,
+                                                     numberOfSignificantValueDigits: .three)
+        /// The first and last resume after a 4100 (for the spread of one restart's resumes).
+        var firstRestartResume: MonoTime?
+        var lastRestartResume: MonoTime?
+        /// Own bounces heard, and audio packets sent, after a restart resume (merged from the phones).
+        var bouncesAfterRestart = 0
+        var audioAfterRestart = 0
+        /// Phones that vanished (`--vanish-count`), those another phone's lobby showed `reconnecting`, and
+        /// vanish → lobby `reconnecting`, µs.
+        var vanishes = 0
+        var vanishesSeen = 0
+        var vanishToReconnecting = Histogram<UInt64>(highestTrackableValue: 3_600_000_000,
+                                                     numberOfSignificantValueDigits: .three)
+        /// Vanished players not yet seen `reconnecting`, with the instant they vanished.
+        var vanishedAt: [PlayerID: MonoTime] = [:]
 
         /// Total errors.
         var errorTotal: Int { errors.values.reduce(0, +) }
@@ -61,6 +85,38 @@ final class SimStats: Sendable {
 
     /// A copy of the values.
     var snapshot: Values { box.withLockedValue { $0 } }
+
+    /// A phone vanished at `at`.
+    func vanished(_ player: PlayerID, at: MonoTime) {
+        update {
+            $0.vanishes += 1
+            $0.vanishedAt[player] = at
+        }
+    }
+
+    /// A lobby showed `players` turning `reconnecting` at `at`: a vanished one's delay is recorded (once).
+    func sawReconnecting(_ players: [PlayerID], at: MonoTime) {
+        update { values in
+            for player in players {
+                guard let since = values.vanishedAt.removeValue(forKey: player) else { continue }
+                values.vanishesSeen += 1
+                _ = values.vanishToReconnecting.record(Self.micros(at.seconds(since: since)))
+            }
+        }
+    }
+
+    /// A seat resumed `seconds` after its socket was lost (`restart`: to a 4100).
+    func resumed(afterSeconds seconds: Double, restart: Bool, at: MonoTime) {
+        update { values in
+            values.resumed += 1
+            _ = values.reconnectTime.record(Self.micros(seconds))
+            guard restart else { return }
+            values.resumedAfterRestart += 1
+            _ = values.restartReconnectTime.record(Self.micros(seconds))
+            values.firstRestartResume = min(values.firstRestartResume ?? at, at)
+            values.lastRestartResume = max(values.lastRestartResume ?? at, at)
+        }
+    }
 
     /// Counts one error by its code.
     func countError(_ code: String) {

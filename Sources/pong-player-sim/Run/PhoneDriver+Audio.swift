@@ -83,6 +83,7 @@ extension PhoneDriver {
                               due: due))
             windows.sent(startSample: sample, samples: packet.samples)
             counters.audioSent(lag: SimStats.micros(Self.now().seconds(since: due)))
+            if resumedAfterRestart { counters.audioAfterRestart += 1 }
         }
         scheduleNextPacket()
     }

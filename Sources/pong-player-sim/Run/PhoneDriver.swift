@@ -37,6 +37,10 @@ final class PhoneDriver: @unchecked Sendable {
     var filler = FillerState()
     /// The next chaos drop.
     var chaosTask: Scheduled<Void>?
+    /// The phone's vanish (`--vanish-count`).
+    var vanishTask: Scheduled<Void>?
+    /// The seat resumed after a server restart: bounces from then on are counted apart.
+    var resumedAfterRestart = false
     /// Stream time and kind of each own bounce.
     var detections: [BounceScorer.Detection] = []
     /// Latency of each detection (ms; -1 when unmapped), for `--dump-bounces`.
@@ -96,7 +100,8 @@ final class PhoneDriver: @unchecked Sendable {
                         self.perform(self.journey.httpReplied(status: reply.status, body: reply.body,
                                                               retryAfter: reply.retryAfter, now: Self.now()))
                     case .failure(let error):
-                        self.perform(self.journey.httpFailed("\(error)"))
+                        self.perform(self.journey.httpFailed("\(error)", now: Self.now(),
+                                                             uniform: self.settings.jitter()))
                     }
                 }
         case .connect(let path):
@@ -124,6 +129,17 @@ final class PhoneDriver: @unchecked Sendable {
         case .dropSocket:
             socket?.drop()
             socket = nil
+        case .stopReading:
+            socket?.stopReading()
+        case .vanished:
+            if let player = journey.playerId { stats.vanished(player, at: Self.now()) }
+        case .othersReconnecting(let players):
+            stats.sawReconnecting(players, at: Self.now())
+        case .serverRestarting:
+            stats.update { $0.restartCloses += 1 }
+        case .resumed(let seconds, let restart):
+            if restart { resumedAfterRestart = true }
+            stats.resumed(afterSeconds: seconds, restart: restart, at: Self.now())
         case .countError(let code):
             stats.countError(code)
         case .testResult(let result):
@@ -135,6 +151,7 @@ final class PhoneDriver: @unchecked Sendable {
                 _ = $0.joinToReady.record(SimStats.micros(joinToReady))
             }
             scheduleChaos()
+            scheduleVanish()
         case .readyConfirmed:
             stats.update { $0.ready += 1 }
             events?.phoneReady(session: session)
@@ -153,12 +170,14 @@ final class PhoneDriver: @unchecked Sendable {
         let latency = ring.latency(captureTime: UInt64(max(0, bounce.captureTime)), arrival: arrival)
         latencies.append(latency.map { $0 * 1000 } ?? -1)
         counters.bounceHeard(latency: latency)
+        if resumedAfterRestart { counters.bouncesAfterRestart += 1 }
     }
 
     private func finished(_ error: SimError?) {
         for timer in timers.values { timer.cancel() }
         timers = [:]
         chaosTask?.cancel()
+        vanishTask?.cancel()
         audio.task?.cancel()
         audio.stopped = true
         filler.end = nil
@@ -188,6 +207,14 @@ final class PhoneDriver: @unchecked Sendable {
         }
     }
 
+    /// Phones `0..<vanishCount` vanish once, `vanishAfter` s after sending `ready`, for `vanishFor` s.
+    private func scheduleVanish() {
+        guard journey.identity.index < settings.vanishCount, vanishTask == nil else { return }
+        vanishTask = loop.scheduleTask(in: .nanoseconds(Int64(settings.vanishAfter * 1e9))) {
+            self.perform(self.journey.vanish(now: Self.now(), downFor: self.settings.vanishFor))
+        }
+    }
+
     /// This phone's bounce score (call on the loop, after the run).
     func score(with scorer: BounceScorer) -> BounceScorer.Score {
         scorer.score(detections, windows: windows.windows)
@@ -207,7 +234,7 @@ final class PhoneDriver: @unchecked Sendable {
             perform(journey.received(message, now: now))
         case .closed(let code):
             self.socket = nil
-            perform(journey.socketClosed(code: code, now: now))
+            perform(journey.socketClosed(code: code, reason: socket.closeReason, now: now, uniform: settings.jitter()))
         case .writable:
             pumpFiller()
         }

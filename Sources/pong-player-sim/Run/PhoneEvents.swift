@@ -22,6 +22,13 @@ struct PhoneSettings: Sendable {
     var chaosDropsPerMinute: Double = 0
     /// Uniform numbers in (0, 1) that chaos timing is drawn from (a test fixes them).
     var chaosUniform: @Sendable () -> Double = { Double.random(in: Double.ulpOfOne..<1) }
+    /// Uniform numbers in [0, 1) that reconnect backoff jitter is drawn from.
+    var jitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
+    /// Phones 0..<N vanish once (stop reading and answering pings, no FIN) `vanishAfter` s after sending `ready`,
+    /// for `vanishFor` s, then resume on a new socket.
+    var vanishCount = 0
+    var vanishAfter: Double = 10
+    var vanishFor: Double = 20
     /// Cap of the upload-probe filler in bytes per second (0: as fast as the socket drains).
     var fillerBytesPerSecond: Double = 10_000_000 / 8
     /// Spread phones over this many loopback source addresses, 127.0.0.2 and up (1: the system's choice), so a

@@ -20,6 +20,8 @@ final class RunCoordinator: PhoneEvents, Sendable {
         var finished = 0
         var startRequested = false
         var endRequested = false
+        /// The host's end call came back (answered or given up): its phones may hear `sessionEnded` before it does.
+        var endAnswered = false
         var over = false
     }
 
@@ -76,10 +78,10 @@ final class RunCoordinator: PhoneEvents, Sendable {
     func phoneTested(session: Int, result: ConnectionTestResult) {}
 
     /// The next step for a session: start when every phone is ready or failed and at least 2 are ready; end when
-    /// every phone is done streaming; over when every phone finished after the end.
+    /// every phone is done streaming; over when every phone finished after the end and the end call came back.
     static func decide(_ counts: SessionCounts) -> Decision {
         if counts.endRequested {
-            return !counts.over && counts.finished >= counts.phones ? .over : .none
+            return !counts.over && counts.endAnswered && counts.finished >= counts.phones ? .over : .none
         }
         if counts.doneStreaming >= counts.phones { return .end }
         if !counts.startRequested && counts.ready >= 2 && counts.ready + counts.failedEarly >= counts.phones {
@@ -126,7 +128,12 @@ final class RunCoordinator: PhoneEvents, Sendable {
             for phone in phones.withLockedValue({ $0[session] }) { phone.loop.execute { phone.stopStreaming() } }
             Task {
                 try? await Task.sleep(for: .seconds(grace))
-                _ = await host.control("end", server: server, on: loop, stats: stats)
+                // The server may be restarting: try again each second, for a while.
+                for _ in 0..<Self.startAttempts {
+                    if await host.control("end", server: server, on: loop, stats: stats) { break }
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                self.act(session) { $0.endAnswered = true }
                 // Phones whose socket is down never hear sessionEnded: give them a moment, then call it over.
                 try? await Task.sleep(for: .seconds(3))
                 self.markOver(session)

@@ -23,6 +23,8 @@ struct SimRunner {
     }
 
     let plan: Plan
+    /// The run's measurements, readable while it runs (tests wait on them).
+    var stats = SimStats()
 
     /// Runs to the end; returns the stats (scores included).
     func run() async throws(SimError) -> SimStats.Values {
@@ -38,7 +40,7 @@ struct SimRunner {
     }
 
     private func run(group: MultiThreadedEventLoopGroup) async throws(SimError) -> SimStats.Values {
-        let stats = SimStats()
+        let stats = stats
         let hosts = try await createHosts(group: group, stats: stats)
         Console.error("created \(hosts.count) sessions: \(hosts.map(\.displayCode).joined(separator: " "))")
         let coordinator = RunCoordinator(hosts: hosts, phonesPerSession: plan.playersPerSession, server: plan.server,
@@ -136,7 +138,8 @@ struct SimRunner {
             Console.error("[\(Int(now.seconds(since: start).rounded())) s] players \(values.players) "
                 + "readySent \(values.readySent) ready \(values.ready) failed \(values.failed) "
                 + "started \(values.sessionsStarted) audio \(Int(rate)) pkt/s bounces \(bounces) "
-                + "reconnects \(values.reconnects) errors \(values.errorTotal)")
+                + "reconnects \(values.reconnects) errors \(values.errorTotal)"
+                + (values.restartCloses > 0 ? " closes4100 \(values.restartCloses) resumed \(values.resumedAfterRestart)" : ""))
         }
     }
 }
