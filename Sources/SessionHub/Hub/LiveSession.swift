@@ -171,6 +171,8 @@ final class LiveSession: @unchecked Sendable {
             storedJourneys[player] = nil
             recorder.seatFreed(player, now)
         }
+        // An ended session's seats are not restored (and its guests' rows go with it): their journeys are not kept.
+        guard state.phase != .ended else { return }
         for (player, snapshot) in state.journeySnapshots(now: .now, wallNow: now) where storedJourneys[player] != snapshot {
             storedJourneys[player] = snapshot
             recorder.journey(player, snapshot)
