@@ -17,6 +17,7 @@ struct HTTPBodyLimitTests {
         #expect(answer.hasPrefix("HTTP/1.1 413"))
         #expect(answer.contains("payload_too_large"))
         #expect(answer.lowercased().contains("connection: close"))
+        #expect(answer.lowercased().contains("x-content-type-options: nosniff"), "the transport's own answers too")
         #expect(closed)
         let metrics = try await TestHTTPClient.request(.GET, port: server.metricsPort, path: "/metrics")
         #expect(metrics.body.contains(#"pongd_errors_total{code="payload_too_large"} 1"#))

@@ -115,7 +115,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             "client.address": "\(context.channel.remoteAddress?.ipAddress ?? "unknown")",
         ])
         router.transportAnswered(response)
-        write(response, for: request, keepAlive: false, context: context)
+        // The same security headers as every routed answer (issue 12, item 10).
+        write(response.withSecurityHeaders(), for: request, keepAlive: false, context: context)
     }
 
     private func write(_ response: HTTPResponse, for request: HTTPRequestHead, keepAlive: Bool,
