@@ -52,26 +52,54 @@ struct DurabilityTests {
         try await server.stop()
     }
 
-    @Test("a session in use for longer than the idle timeout survives a restart")
+    @Test("a session in use for longer than the idle timeout survives a restart (a test clock steps the time)")
     func activityKeepsASessionLive() async throws {
         var configuration = SessionState.Configuration()
         configuration.idleTimeout = .seconds(4)
-        let server = try await HubTestServer.start(session: configuration)
+        let clock = TestWallClock()
+        let wallClock: @Sendable () -> Date = { clock.now }
+        let server = try await HubTestServer.start(session: configuration) { $0.wallClock = wallClock }
         let session = try await server.hostSession()
         let (token, user) = try await server.joinGuest(named: "Ari", code: session.code)
         let socket = try await TestWebSocketClient.connect(
             port: server.port, path: "/sessions/\(session.code)/player/\(user)?token=\(token)")
         try await socket.send(#"{"type":"hello"}"#)
         _ = await socket.next(type: "welcome")
-        for _ in 0..<11 {  // 5.5 s of use, every 0.5 s: past the idle timeout since the session was created
-            try await Task.sleep(for: .milliseconds(500))
-            try await socket.send(#"{"type":"battery","level":80,"charging":false}"#)
+        for _ in 0..<11 {  // 5.5 s of use, a message every 0.5 s: past the idle timeout since the session was created
+            clock.advance(by: 0.5)
+            // `ready` before the test step: answered with out_of_order once the session's queue has handled it.
+            try await socket.send(#"{"type":"ready"}"#)
+            _ = await socket.next(where: { jsonObject($0)["code"] as? String == "out_of_order" })
         }
         try await server.stop()
 
-        let second = try await HubTestServer.start(dataDirectory: server.dataDirectory, session: configuration)
-        let lobby = try await second.call("GET", "/sessions/\(session.code)")
+        let second = try await HubTestServer.start(dataDirectory: server.dataDirectory, session: configuration) {
+            $0.wallClock = wallClock
+        }
+        let lobby = try await second.call("GET", "/sessions/\(session.code)", token: token)
         #expect(lobby.status == 200, "a session in use was ended as idle at start-up")
+        #expect(lobby.body["state"] as? String == "waiting")
         try await second.stop()
+
+        // The same clock 4 s on, without use: idle, ended at the next start-up.
+        clock.advance(by: 4.5)
+        let third = try await HubTestServer.start(dataDirectory: server.dataDirectory, session: configuration) {
+            $0.wallClock = wallClock
+        }
+        let ended = try await third.call("GET", "/sessions/\(session.code)")
+        #expect(ended.status == 404, "an idle session was not expired at start-up")
+        try await third.stop()
     }
+}
+
+/// A wall clock a test steps by hand.
+final class TestWallClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date = Date()
+
+    /// The clock's time.
+    var now: Date { lock.withLock { date } }
+
+    /// Moves the clock on by `seconds`.
+    func advance(by seconds: TimeInterval) { lock.withLock { date += seconds } }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// Settings of a running hub; `pongd serve` fills them from flags and the environment.
@@ -47,6 +48,9 @@ package struct HubConfiguration: Sendable {
     package var maxSocketsPerUser = 8
     /// Guests per address, live sessions per user, photo bytes per user, the purge of unjoined guests.
     package var quotas = Quotas()
+    /// The wall clock of session times kept in the store (created, activity, phase changes, the idle check at
+    /// start-up); tests inject one to step past the idle timeout without waiting.
+    package var wallClock: @Sendable () -> Date = { Date() }
 
     package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
                  session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,

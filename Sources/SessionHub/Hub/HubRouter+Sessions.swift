@@ -19,7 +19,7 @@ extension HubRouter {
             guard let accountName = try hub.store.user(id: token.userId)?.name else { throw StoreError.notFound }
             hostName = profileName ?? accountName
             try hub.store.createSession(StoredSession(code: code, hostUserId: token.userId, game: settings,
-                                                      createdAt: Date()))
+                                                      createdAt: hub.configuration.wallClock()))
         } catch {
             hub.quotas.userSessions.withLockedValue { $0.remove(code) }
             throw error == .notFound ? .invalidToken : storeFailure(error)

@@ -162,7 +162,7 @@ final class LiveSession: @unchecked Sendable {
     /// Writes what the event changed — its phase, the seats it freed, the journeys it moved, that the session is in
     /// use — before any of its actions tells a client about it.
     private func record(_ actions: [SessionState.Action]) {
-        let now = Date()
+        let now = recorder.now()
         if state.phase != recordedPhase {
             recordedPhase = state.phase
             recorder.phase(state.phase, now)

@@ -5,7 +5,7 @@ extension SessionHub {
     /// Ends sessions idle past the idle timeout, then restores the rest; returns how many came back.
     @discardableResult
     func restoreLiveSessions() throws(StoreError) -> Int {
-        let now = Date()
+        let now = configuration.wallClock()
         let idle = configuration.session.idleTimeout
         let idleSeconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) * 1e-18
         for code in try store.expireIdleSessions(olderThan: now.addingTimeInterval(-idleSeconds), now: now) {

@@ -183,6 +183,7 @@ package final class SessionHub: Sendable {
                     try store.touchSession(code: code, at: at)
                 }
             },
+            now: configuration.wallClock,
             activityInterval: SessionRecorder.activityInterval(idleTimeout: configuration.session.idleTimeout))
     }
 

@@ -14,6 +14,9 @@ struct SessionRecorder: Sendable {
     /// The session is in use at this wall time (coalesced by the caller: see `activityInterval`).
     var activity: @Sendable (Date) -> Void
 
+    /// The wall clock the recorded times come from.
+    var now: @Sendable () -> Date = { Date() }
+
     /// Least wall time between two activity writes of one session: a minute, or a quarter of a shorter idle timeout
     /// (a session in use must never look idle to the next start-up), so a busy session costs one write a minute.
     var activityInterval: TimeInterval = 60
