@@ -3,8 +3,9 @@
 
 Usage: hostile_clients.py PONGD_BINARY ATTACK [--seconds N]
 Attacks: pingflood, broadcastflood, slowloris, idle, hello, body, fdlimit, rfc, guestflood, sessionflood, photoflood,
-profileat20k. Prints one JSON line of figures.
-Starts its own `pongd serve` on a free port with a fresh data folder and stops it afterwards. Standard library only.
+profileat20k, bounceflood. Prints one JSON line of figures.
+Starts its own `pongd serve` on a free port with a fresh data folder and stops it afterwards. Standard library only, but for bounceflood
+(numpy, opusenc from opus-tools, csmash-data's table.wav).
 """
 import http.client
 import json
@@ -214,6 +215,90 @@ def broadcastflood(server, seconds):
             cycles += 1
         peak = max(peak, server.rss_mb())
     return {"socket_cycles": cycles, "rss_before_mb": round(before, 1), "rss_peak_mb": round(peak, 1),
+            "slow_socket_closed": drained_to_close(slow)}
+
+
+def opus_packets(seconds=20.0):
+    """Opus packets (20 ms, 24 kb/s) of csmash-data's real table bounce every 80 ms, via sox-free numpy + opusenc."""
+    import numpy, wave
+    table = "/usr/share/games/csmash/wav/table.wav"
+    with wave.open(table) as w:
+        rate, channels = w.getframerate(), w.getnchannels()
+        hit = numpy.frombuffer(w.readframes(w.getnframes()), dtype=numpy.int16).reshape(-1, channels)[:, 0]
+    hit = hit[: int(0.07 * rate)].astype(numpy.float64)
+    out = numpy.zeros(int(seconds * rate))
+    for start in range(0, len(out) - len(hit), int(0.08 * rate)):
+        out[start:start + len(hit)] += hit
+    folder = tempfile.mkdtemp(prefix="pongd-bounceflood-")
+    wav_path, opus_path = os.path.join(folder, "hits.wav"), os.path.join(folder, "hits.opus")
+    with wave.open(wav_path, "wb") as w:
+        w.setnchannels(1), w.setsampwidth(2), w.setframerate(rate)
+        w.writeframes(numpy.clip(out, -32768, 32767).astype(numpy.int16).tobytes())
+    subprocess.run(["opusenc", "--quiet", "--bitrate", "24", "--framesize", "20", wav_path, opus_path], check=True)
+    data, packets, pending, offset = open(opus_path, "rb").read(), [], b"", 0
+    while offset + 27 <= len(data) and data[offset:offset + 4] == b"OggS":
+        segments = data[offset + 26]
+        table_ = data[offset + 27: offset + 27 + segments]
+        body = offset + 27 + segments
+        for size in table_:
+            pending += data[body: body + size]
+            body += size
+            if size < 255:
+                packets.append(pending)
+                pending = b""
+        offset = body
+    return [p for p in packets if not p.startswith(b"OpusHead") and not p.startswith(b"OpusTags")]
+
+
+def bounceflood(server, seconds):
+    """A player that never reads while another streams real table bounces as fast as its frame limit allows (every
+    bounce goes to every player socket that said hello): the non-reader must be closed and the server's memory stay
+    flat."""
+    packets = opus_packets()
+    code, _ = server.session()
+    slow, _ = websocket(server.port, server.player(code), rcvbuf=4096)
+    slow.sendall(frame(1, b'{"type":"hello"}'))
+    path = server.player(code)
+    token = path.split("token=")[1]
+    loud, _ = websocket(server.port, path)
+    loud.sendall(frame(1, b'{"type":"hello"}'))
+    loud.sendall(frame(1, b'{"type":"permissions","camera":"granted","microphone":"granted"}'))
+    time.sleep(0.3)
+    server.call("POST", "/streams/start", token, json.dumps(
+        {"sessionCode": code, "video": None, "audio": {"codec": "opus", "sampleRate": 48000, "channels": 1}}))
+    counts = {"bounces": 0}
+
+    def drain():
+        loud.settimeout(1)
+        buffer = b""
+        while True:
+            try:
+                chunk = loud.recv(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if not chunk:
+                return
+            counts["bounces"] += chunk.count(b'"type":"bounce"')
+    import threading
+    threading.Thread(target=drain, daemon=True).start()
+    before, start, peak, sequence = server.rss_mb(), time.time(), server.rss_mb(), 0
+    while time.time() - start < seconds:
+        batch = b""
+        for _ in range(100):  # 100 frames = 2 s of audio per 0.1 s: 1000 frames a second, under the 2000 limit
+            packet = packets[sequence % len(packets)]
+            header = bytes([1, 1]) + sequence.to_bytes(4, "big") + (sequence * 20000).to_bytes(8, "big")
+            batch += frame(2, header + packet)
+            sequence += 1
+        try:
+            loud.sendall(batch)
+        except OSError:
+            break
+        time.sleep(0.1)
+        peak = max(peak, server.rss_mb())
+    return {"audio_frames": sequence, "bounces_heard_by_the_streamer": counts["bounces"],
+            "rss_before_mb": round(before, 1), "rss_peak_mb": round(peak, 1), "rss_after_mb": round(server.rss_mb(), 1),
             "slow_socket_closed": drained_to_close(slow)}
 
 
