@@ -9,31 +9,7 @@ import Glibc
 @Suite("pongd serve at the descriptor limit", .serialized)
 struct DescriptorLimitTests {
     private var pongd: String {
-        get throws {
-            var folder = Bundle.main.bundleURL
-            for _ in 0..<3 {
-                let candidate = folder.appendingPathComponent("pongd")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
-                folder.deleteLastPathComponent()
-            }
-            throw CocoaError(.fileNoSuchFile)
-        }
-    }
-
-    private func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                _ = bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        get throws { try ToolRun.pongd().path }
     }
 
     /// A TCP connection to 127.0.0.1:`port`, or nil.
@@ -79,7 +55,7 @@ struct DescriptorLimitTests {
 
     @Test("300 idle connections at a 256-descriptor limit: the server idles, then serves once they time out")
     func noSpin() async throws {
-        let port = freePort()
+        let port = ToolRun.freePort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-fd-\(UUID().uuidString)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
