@@ -55,16 +55,39 @@ struct AutobahnTests {
         print("autobahn: \(results.count) cases in \(ContinuousClock.now - started), kosoku exit \(run.status)")
         for line in Kosoku.summary(results) { print("autobahn: \(line)") }
         #expect(!results.isEmpty, "no report: \(run.output)")
+        var unexpected: [Kosoku.Result] = []
         for result in results {
-            let verdict = "\(result.id): \(result.behavior), close \(result.behaviorClose) with "
-                + (result.remoteCloseCode.map(String.init) ?? "no code")
             if let expected = Self.expectedFailures.first(where: { result.id.hasPrefix($0.prefix) }) {
                 #expect(!result.passed && result.remoteCloseCode == expected.closeCode,
-                        "\(verdict); expected a failure with \(expected.closeCode): \(expected.reason)")
-            } else {
-                #expect(result.passed, "\(verdict)")
+                        "\(Self.verdict(result)); expected a failure with \(expected.closeCode): \(expected.reason)")
+            } else if !result.passed {
+                unexpected.append(result)
             }
         }
+        // A case that failed is run once more, alone, on a fresh server: on a loaded machine the suite's wait for
+        // the server's TCP close can pass (a close case then reads FAILED BY CLIENT). A real failure fails again.
+        guard !unexpected.isEmpty else { return }
+        print("autobahn: again, alone: \(unexpected.map(Self.verdict))")
+        let again = try await AutobahnEchoServer.start()
+        let againPort = again.port
+        let againFolder = folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + "-again")
+        let againCases = unexpected.map(\.id)
+        _ = try await blocking {
+            try Kosoku.run(url: "ws://127.0.0.1:\(againPort)/", cases: againCases, parallelism: 1,
+                           report: againFolder)
+        }
+        try await again.stop()
+        let rerun = try Kosoku.results(in: againFolder)
+        if environment["AUTOBAHN_REPORT"] == nil { try? FileManager.default.removeItem(at: againFolder) }
+        for result in unexpected {
+            let second = rerun.first { $0.id == result.id }
+            #expect(second?.passed == true, "\(Self.verdict(result)), then \(second.map(Self.verdict) ?? "no result")")
+        }
+    }
+
+    private static func verdict(_ result: Kosoku.Result) -> String {
+        "\(result.id): \(result.behavior), close \(result.behaviorClose) with "
+            + (result.remoteCloseCode.map(String.init) ?? "no code")
     }
 }
 
