@@ -18,7 +18,6 @@ struct FastLinkTests {
         let frame = RawWebSocket.frame(opcode: 2, TestPhone.frame(kind: 3, codec: 0, sequence: 1, bytes: frameBytes - 14))
         let burst = Array([[UInt8]](repeating: frame, count: max(1, 256 * 1024 / frameBytes)).joined())
         var result: [String: Any] = [:]
-        var sender: Thread?
         let writing = NSLock()  // one writer at a time: a pong must not land inside a filler frame
         while let reply = socket.next(timeout: .seconds(10)) {
             guard reply.opcode == 1 else {
@@ -36,7 +35,6 @@ struct FastLinkTests {
                     while ContinuousClock.now < end, (try? writing.withLock { try socket.send(burst) }) != nil {}
                 }
                 thread.start()
-                sender = thread
             case "connectionTest":
                 result = message
             default:
@@ -44,7 +42,6 @@ struct FastLinkTests {
             }
             if !result.isEmpty { break }
         }
-        _ = sender
         #expect(result["failure"] == nil, "\(result)")
         #expect(result["grade"] as? String == "good", "\(result)")
         #expect((result["uploadMbps"] as? Double ?? 0) > 5)

@@ -18,10 +18,7 @@ package struct TokenBucket: Sendable, Equatable {
 
     /// Takes one token if there is one; returns whether the event may proceed.
     package mutating func take(now: ContinuousClock.Instant) -> Bool {
-        refill(now: now)
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
+        take(1, now: now)
     }
 
     /// Seconds until a token is available (0 when one is available now).
@@ -80,12 +77,7 @@ package struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
 
     /// Nil when the attempt may proceed; otherwise the whole seconds to wait (for `Retry-After`).
     package mutating func attempt(_ key: Key, now: ContinuousClock.Instant) -> Int? {
-        rotate(now: now)
-        var bucket = current.removeValue(forKey: key) ?? previous.removeValue(forKey: key)
-            ?? TokenBucket(capacity: capacity, perSecond: perSecond, now: now)
-        defer { current[key] = bucket }
-        if bucket.take(now: now) { return nil }
-        return max(1, Int(bucket.secondsUntilAvailable(now: now).rounded(.up)))
+        attempt(key, cost: 1, now: now)
     }
 
     /// Like `attempt`, without taking a token: nil when `key` has one now; otherwise the whole seconds to wait.
