@@ -3,7 +3,7 @@
 construction").
 
     kill9_durability.py PONGD_BINARY [--rounds 50] [--rounds-of KIND=N] [--kinds guest,signup,...]
-                        [--fresh-folder] [--work DIR] [--verbose]
+                        [--fresh-folder] [--work DIR] [--verbose] [--postgres]
 
 For each kind of change and each round: start `PONGD serve` on free ports with a data folder (one folder per kind,
 reused by all its rounds, so restored sessions pile up as they would on a real server; `--fresh-folder` for a new one
@@ -20,6 +20,10 @@ a connection test its `connectionTest`; `ready` the `lobby` showing it; `leave` 
 the grace period the dashboard's `lobby` without it; activity a session used past the idle timeout (`--idle-timeout`
 6 s), killed on its last `readiness`.
 
+With `--postgres` the store is PostgreSQL instead of SQLite: the script starts a throwaway server of its own (Debian's
+`postgresql` binaries, initdb into the work folder, as `nobody` when run as root, on a free loopback port) and gives
+each kind a database of its own (`pongd serve --database postgres://...`), reused by its rounds as the folder is.
+
 Prints a JSON summary (per kind: rounds, lost, resurrected, errors, kill-to-restart time: SIGKILL to the new
 process answering /healthz) and exits 1 if anything was lost, resurrected or could not be run. Python 3 standard
 library only: the WebSocket client is written here over `socket`.
@@ -27,10 +31,12 @@ library only: the WebSocket client is written here over `socket`.
 
 import argparse
 import base64
+import glob
 import http.client
 import itertools
 import json
 import os
+import pwd
 import random
 import select
 import shutil
@@ -325,6 +331,44 @@ class Server:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+class Postgres:
+    """A throwaway PostgreSQL server in the work folder (initdb + pg_ctl), for `--postgres`."""
+
+    def __init__(self, work):
+        roots = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                       key=lambda p: int(p.split("/")[-3]) if p.split("/")[-3].isdigit() else 0)
+        if not roots:
+            raise RuntimeError("--postgres: no /usr/lib/postgresql/*/bin/initdb (Debian's postgresql package)")
+        self.bin = os.path.dirname(roots[-1])
+        self.folder = os.path.join(work, "postgres")
+        os.makedirs(self.folder, mode=0o700)
+        # initdb refuses root: the cluster then belongs to nobody.
+        self.run_as = []
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam("nobody")
+            os.chown(self.folder, nobody.pw_uid, nobody.pw_gid)
+            os.chmod(work, 0o755)
+            self.run_as = ["runuser", "-u", "nobody", "--"]
+        self.port = free_port()
+        self._run("initdb", "-D", f"{self.folder}/data", "-U", "pongd", "--auth=trust", "-E", "UTF8", "--no-locale",
+                  "--no-sync")
+        self._run("pg_ctl", "-D", f"{self.folder}/data", "-l", f"{self.folder}/server.log", "-w", "-t", "30",
+                  "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1", "start")
+
+    def _run(self, program, *arguments):
+        subprocess.run(self.run_as + [os.path.join(self.bin, program), *arguments], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def database(self, name):
+        """A new database; the `--database` URL of it."""
+        self._run("createdb", "-h", self.folder, "-p", str(self.port), "-U", "pongd", name)
+        return f"postgres://pongd@127.0.0.1:{self.port}/{name}?sslmode=disable"
+
+    def stop(self):
+        subprocess.run(self.run_as + [os.path.join(self.bin, "pg_ctl"), "-D", f"{self.folder}/data", "-m",
+                                      "immediate", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 # ----------------------------------------------------------------------------------------------------------- Journey
@@ -811,7 +855,7 @@ def percentile(values, p):
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def run_kind(binary, name, rounds, work, fresh, verbose):
+def run_kind(binary, name, rounds, work, fresh, verbose, postgres=None):
     logs = os.path.join(work, "logs")
     os.makedirs(logs, exist_ok=True)
     result = {"rounds": 0, "lost": 0, "resurrected": 0, "errors": 0, "failures": []}
@@ -828,10 +872,15 @@ def run_kind(binary, name, rounds, work, fresh, verbose):
         if verbose:
             print(f"  {name} round {round_}: {bucket}: {error}", file=sys.stderr)
 
+    extra = EXTRA.get(name, [])
+    if postgres:
+        extra = extra + ["--database", postgres.database(name)]
     for round_ in range(1, rounds + 1):
         if fresh:
             folder = os.path.join(work, f"{name}-{round_}")
-        server = Server(binary, folder, logs, EXTRA.get(name, []))
+            if postgres:
+                extra = EXTRA.get(name, []) + ["--database", postgres.database(f"{name}_{round_}")]
+        server = Server(binary, folder, logs, extra)
         try:
             server.start()
             killed, check, recheck = KINDS[name](server)
@@ -850,7 +899,7 @@ def run_kind(binary, name, rounds, work, fresh, verbose):
             server.stop()
         result["rounds"] += 1
     if rechecks and not fresh:
-        server = Server(binary, folder, logs, EXTRA.get(name, []))
+        server = Server(binary, folder, logs, extra)
         try:
             server.start()
             for round_, recheck in rechecks:
@@ -890,6 +939,8 @@ def main():
     parser.add_argument("--work", help="folder for data folders and server logs (default: a temporary one, removed)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     parser.add_argument("--verbose", action="store_true", help="each failure on stderr as it happens")
+    parser.add_argument("--postgres", action="store_true",
+                        help="store in a throwaway PostgreSQL server started here (pongd serve --database)")
     args = parser.parse_args()
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in KINDS]
@@ -908,11 +959,17 @@ def main():
     summary = {"binary": binary, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                "roundsPerKind": args.rounds,
                "dataFolder": "fresh each round" if args.fresh_folder else "one per kind, reused by its rounds",
-               "kinds": {}}
-    for name in kinds:
-        summary["kinds"][name] = run_kind(binary, name, rounds[name], work, args.fresh_folder, args.verbose)
-        if args.verbose:
-            print(f"{name}: {json.dumps(summary['kinds'][name])}", file=sys.stderr)
+               "store": "postgres" if args.postgres else "sqlite", "kinds": {}}
+    postgres = Postgres(work) if args.postgres else None
+    try:
+        for name in kinds:
+            summary["kinds"][name] = run_kind(binary, name, rounds[name], work, args.fresh_folder, args.verbose,
+                                              postgres)
+            if args.verbose:
+                print(f"{name}: {json.dumps(summary['kinds'][name])}", file=sys.stderr)
+    finally:
+        if postgres:
+            postgres.stop()
     totals = {key: sum(k[key] for k in summary["kinds"].values()) for key in ("rounds", "lost", "resurrected", "errors")}
     totals["seconds"] = round(time.monotonic() - started, 1)
     summary["totals"] = totals

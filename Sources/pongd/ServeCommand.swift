@@ -18,6 +18,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Folder for the SQLite database and photos (created if missing).")
     var dataDir = "./pongd-data"
 
+    @Option(help: """
+        Keep the store in PostgreSQL instead of the embedded SQLite file: postgres://USER[:PASSWORD]@HOST[:PORT]/DB \
+        [?sslmode=disable|prefer|require|verify-full], or postgres://USER@/DB?host=/SOCKET/FOLDER for a Unix \
+        socket. The password may come from PGPASSWORD. Tables are created or migrated at start. The token key stays \
+        in --data-dir (README, "The store").
+        """)
+    var database: String?
+
     @Option(help: "Public base URL for links in responses (joinURL), e.g. https://pong.example; default: paths only.")
     var publicURL = ""
 
@@ -122,6 +130,13 @@ struct ServeCommand: AsyncParsableCommand {
                                                      idleTimeout: .milliseconds(Int64(idleTimeout * 60_000)))
             var configuration = HubConfiguration(dataDirectory: dataDir, publicBaseURL: publicURL, session: session,
                                                  joinBurst: joinBurst, joinsPerSecond: joinsPerMinute / 60)
+            configuration.database = try database.map { text throws(ValidationError) in
+                do {
+                    return try DatabaseURL(text, environment: ProcessInfo.processInfo.environment)
+                } catch {
+                    throw ValidationError("--database: \(error)")
+                }
+            }
             configuration.allowedOrigins = allowedOrigins
             configuration.loginBurst = loginBurst
             configuration.loginsPerSecond = loginsPerMinute / 60
@@ -143,7 +158,8 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            logger.critical("cannot open the data folder", metadata: ["path": "\(dataDir)", "error": "\(error)"])
+            let store = database.flatMap { try? DatabaseURL($0).description } ?? "sqlite in \(dataDir)"
+            logger.critical("cannot open the store", metadata: ["store": "\(store)", "error": "\(error)"])
             throw ExitCode.failure
         }
         var lifecycle = ServiceGroupConfiguration(

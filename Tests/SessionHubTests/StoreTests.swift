@@ -32,9 +32,10 @@ struct StoreTests {
         #expect(throws: StoreError.io) { try SessionStore(dataDirectory: "/dev/null/pongd") }
     }
 
-    @Test("users are found by id and by email in any letter case; guests have neither email nor password")
-    func users() throws {
-        let store = try SessionStore.temporary()
+    @Test("users are found by id and by email in any letter case; guests have neither email nor password",
+          arguments: StoreBackend.available)
+    func users(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         let ana = F.registered("u1", email: "Ana@Example.com")
         try store.createUser(ana)
         try store.createUser(F.guest("g1"))
@@ -46,9 +47,10 @@ struct StoreTests {
         #expect(try store.user(byEmail: "nobody@example.com") == nil)
     }
 
-    @Test("a second account with the same email in another case is .duplicateEmail; a taken id .duplicateKey")
-    func duplicates() throws {
-        let store = try SessionStore.temporary()
+    @Test("a second account with the same email in another case is .duplicateEmail; a taken id .duplicateKey",
+          arguments: StoreBackend.available)
+    func duplicates(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         #expect(throws: StoreError.duplicateEmail) {
             try store.createUser(F.registered("u2", email: "ANA@example.com"))
@@ -59,9 +61,9 @@ struct StoreTests {
         #expect(try store.user(id: UserID("u2")) == nil)
     }
 
-    @Test("a signed-up user needs an email and a password hash")
-    func registeredNeedsCredentials() throws {
-        let store = try SessionStore.temporary()
+    @Test("a signed-up user needs an email and a password hash", arguments: StoreBackend.available)
+    func registeredNeedsCredentials(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         let user = StoredUser(id: UserID("u1"), name: "Ana", email: nil, passwordHash: nil, isGuest: false,
                               createdAt: F.t0)
         #expect(throws: StoreError.constraint) { try store.createUser(user) }
@@ -75,9 +77,10 @@ struct StoreTests {
         #expect(StoreTime.rounded(user.createdAt) == user.createdAt)
     }
 
-    @Test("a profile is created, updated and read back; a new photo replaces and deletes the old one")
-    func profiles() throws {
-        let store = try SessionStore.temporary()
+    @Test("a profile is created, updated and read back; a new photo replaces and deletes the old one",
+          arguments: StoreBackend.available)
+    func profiles(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         #expect(try store.profile(userId: UserID("u1")) == nil)
         let first = StoredPhoto(id: PhotoID("p1"), userId: UserID("u1"), format: .jpeg, bytes: F.jpeg,
@@ -99,9 +102,10 @@ struct StoreTests {
         #expect(try store.photo(id: PhotoID("p2")) == second)
     }
 
-    @Test("a profile or photo of an unknown user, another user's photo, or a taken photo id is refused")
-    func profileConstraints() throws {
-        let store = try SessionStore.temporary()
+    @Test("a profile or photo of an unknown user, another user's photo, or a taken photo id is refused",
+          arguments: StoreBackend.available)
+    func profileConstraints(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         try store.createUser(F.guest("g1"))
         let photo = StoredPhoto(id: PhotoID("p1"), userId: UserID("g1"), format: .png, bytes: F.png, createdAt: F.t0)

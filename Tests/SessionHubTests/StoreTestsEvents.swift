@@ -8,8 +8,8 @@ struct StoreTestsEvents {
     typealias F = StoreFixture
 
     /// A store with session `ABC234` hosted by `u1`, seat `p1`, and an empty session `XYZ789`.
-    func seededStore() throws -> SessionStore {
-        let store = try SessionStore.temporary()
+    func seededStore(_ backend: StoreBackend) throws -> any HubStore {
+        let store = try backend.makeStore()
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         try store.createSession(F.session(try F.code("ABC234"), host: "u1"))
         try store.createSession(F.session(try F.code("XYZ789"), host: "u1"))
@@ -22,9 +22,9 @@ struct StoreTestsEvents {
                     payload: #"{"streamTime":\#(index),"kind":"table","confidence":0.9}"#, at: F.at(Double(index)))
     }
 
-    @Test("appended events get increasing ids and read back in order, per session")
-    func appendAndRead() throws {
-        let store = try seededStore()
+    @Test("appended events get increasing ids and read back in order, per session", arguments: StoreBackend.available)
+    func appendAndRead(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         let joined = try store.appendEvent(StoredEvent(sessionCode: code, playerId: PlayerID("p1"), kind: .joined,
                                                        at: F.t0))
@@ -39,9 +39,9 @@ struct StoreTestsEvents {
         #expect(appended.last?.playerId == nil && appended.last?.kind == .ended)
     }
 
-    @Test("a limit gives the newest events, oldest first")
-    func limit() throws {
-        let store = try seededStore()
+    @Test("a limit gives the newest events, oldest first", arguments: StoreBackend.available)
+    func limit(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         var appended: [StoredEvent] = []
         for index in 1...5 { appended.append(try store.appendEvent(try bounce(index))) }
         let code = try F.code("ABC234")
@@ -50,9 +50,10 @@ struct StoreTestsEvents {
         #expect(try store.events(sessionCode: code, limit: 0).isEmpty)
     }
 
-    @Test("an event of an unknown session or seat, or with a payload that is not JSON, is refused")
-    func constraints() throws {
-        let store = try seededStore()
+    @Test("an event of an unknown session or seat, or with a payload that is not JSON, is refused",
+          arguments: StoreBackend.available)
+    func constraints(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         #expect(throws: StoreError.constraint) {
             try store.appendEvent(StoredEvent(sessionCode: try F.code("CCC444"), kind: .started, at: F.t0))
         }
@@ -67,9 +68,9 @@ struct StoreTestsEvents {
         #expect(try store.events(sessionCode: try F.code("ABC234")).isEmpty)
     }
 
-    @Test("kinds outside the known set are kept as they are")
-    func openKinds() throws {
-        let store = try seededStore()
+    @Test("kinds outside the known set are kept as they are", arguments: StoreBackend.available)
+    func openKinds(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let custom = StoredEvent.Kind(rawValue: "muted")
         let event = try store.appendEvent(StoredEvent(sessionCode: try F.code("ABC234"), playerId: PlayerID("p1"),
                                                       kind: custom, payload: #"{"video":true}"#, at: F.t0))
@@ -77,9 +78,9 @@ struct StoreTestsEvents {
         #expect(event.kind.rawValue == "muted")
     }
 
-    @Test("threads appending at once lose nothing")
-    func concurrentAppends() throws {
-        let store = try seededStore()
+    @Test("threads appending at once lose nothing", arguments: StoreBackend.available)
+    func concurrentAppends(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<25 {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 @testable import SessionHub
 
@@ -39,4 +40,29 @@ final class StoreTestsFolder {
     let path = FileManager.default.temporaryDirectory.path + "/pongd-store-test-" + UUID().uuidString
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The store backends the store tests run against: SQLite always, PostgreSQL where its binaries are installed
+/// (`PostgresTestServer`; `PostgresStoreTests` says why it is skipped otherwise).
+enum StoreBackend: String, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    /// SQLite, and PostgreSQL when it can run here.
+    static let available: [StoreBackend] = PostgresTestServer.unavailable == nil ? [.sqlite, .postgres] : [.sqlite]
+
+    var testDescription: String { rawValue }
+
+    /// A logger that prints nothing (the migrations log at info).
+    static let quiet = Logger(label: "test.store", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// A new, empty, migrated store: a temporary SQLite folder, or a new schema on the tests' PostgreSQL server.
+    func makeStore() throws -> any HubStore {
+        switch self {
+        case .sqlite:
+            return try SessionStore.temporary()
+        case .postgres:
+            let server = try PostgresTestServer.shared.get()
+            return try PostgresStore(url: try server.makeSchema(), logger: Self.quiet)
+        }
+    }
 }

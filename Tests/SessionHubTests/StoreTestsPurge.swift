@@ -9,8 +9,8 @@ struct StoreTestsPurge {
     /// Session `ENDED2` hosted by guest `gHost`, seats: signed-up `u1` (p1), guest `gOnly` (p2) with profile and
     /// photo, guest `gBusy` (p3) who also sits in the live session `LVE234`, guest `gHosting` (p4) who hosts
     /// the live session `HST567`. Each seat has a bounce event; then `ENDED2` ends.
-    func scenario() throws -> SessionStore {
-        let store = try SessionStore.temporary()
+    func scenario(_ backend: StoreBackend) throws -> any HubStore {
+        let store = try backend.makeStore()
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         for guest in ["gHost", "gOnly", "gBusy", "gHosting"] { try store.createUser(F.guest(guest)) }
         try store.savePhoto(StoredPhoto(id: PhotoID("photo-gOnly"), userId: UserID("gOnly"), format: .jpeg,
@@ -33,9 +33,10 @@ struct StoreTestsPurge {
         return store
     }
 
-    @Test("guests with no other live session go with profile, photos, seats and their events; others stay")
-    func purge() throws {
-        let store = try scenario()
+    @Test("guests with no other live session go with profile, photos, seats and their events; others stay",
+          arguments: StoreBackend.available)
+    func purge(backend: StoreBackend) throws {
+        let store = try scenario(backend)
         let ended = try F.code("ENDED2")
         #expect(try store.purgeGuestData(sessionCode: ended) == [UserID("gHost"), UserID("gOnly")])
 
@@ -59,9 +60,10 @@ struct StoreTestsPurge {
         #expect(session.hostUserId == nil && session.state == .ended)
     }
 
-    @Test("once the other live sessions end too, the remaining guests are purged with them")
-    func laterPurge() throws {
-        let store = try scenario()
+    @Test("once the other live sessions end too, the remaining guests are purged with them",
+          arguments: StoreBackend.available)
+    func laterPurge(backend: StoreBackend) throws {
+        let store = try scenario(backend)
         try store.purgeGuestData(sessionCode: try F.code("ENDED2"))
         let live = try F.code("LVE234")
         try store.updateSessionState(code: live, to: .ended, at: F.at(90))
@@ -74,9 +76,9 @@ struct StoreTestsPurge {
         #expect(try store.purgeGuestData(sessionCode: hosted).isEmpty)
     }
 
-    @Test("a live session is not purged; an unknown one is .notFound")
-    func refused() throws {
-        let store = try scenario()
+    @Test("a live session is not purged; an unknown one is .notFound", arguments: StoreBackend.available)
+    func refused(backend: StoreBackend) throws {
+        let store = try scenario(backend)
         #expect(throws: StoreError.invalidState) { try store.purgeGuestData(sessionCode: try F.code("LVE234")) }
         #expect(throws: StoreError.notFound) { try store.purgeGuestData(sessionCode: try F.code("ZZZ999")) }
         #expect(try store.user(id: UserID("gBusy")) != nil)
@@ -88,9 +90,10 @@ struct StoreTestsPurge {
 struct StoreTestsGuestQuota {
     typealias F = StoreFixture
 
-    @Test("guests older than the cutoff in no live session go, with their photo; the rest stay")
-    func unjoinedGuests() throws {
-        let store = try SessionStore.temporary()
+    @Test("guests older than the cutoff in no live session go, with their photo; the rest stay",
+          arguments: StoreBackend.available)
+    func unjoinedGuests(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         let day = 86_400.0
         try store.createUser(.guest(id: UserID("gOld"), name: "Guest", createdAt: F.t0))
         try store.createUser(.guest(id: UserID("gNew"), name: "Guest", createdAt: F.at(day)))
@@ -116,17 +119,18 @@ struct StoreTestsGuestQuota {
         #expect(try store.purgeUnjoinedGuests(createdBefore: F.at(2 * day)) == [UserID("gNew")])
     }
 
-    @Test("the purge deletes at most `limit` guests a call, oldest first")
-    func batches() throws {
-        let store = try SessionStore.temporary()
+    @Test("the purge deletes at most `limit` guests a call, oldest first", arguments: StoreBackend.available)
+    func batches(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         for number in 0..<5 { try store.createUser(.guest(id: UserID("g\(number)"), name: "G", createdAt: F.at(Double(number)))) }
         #expect(try store.purgeUnjoinedGuests(createdBefore: F.at(10), limit: 3) == ["g0", "g1", "g2"].map(UserID.init))
         #expect(try store.purgeUnjoinedGuests(createdBefore: F.at(10), limit: 3) == ["g3", "g4"].map(UserID.init))
     }
 
-    @Test("stored photo bytes per user: the profile's photo is replaced freely, uploads beyond the quota are refused")
-    func photoQuota() throws {
-        let store = try SessionStore.temporary()
+    @Test("stored photo bytes per user: the profile's photo is replaced freely, uploads beyond the quota are refused",
+          arguments: StoreBackend.available)
+    func photoQuota(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.createUser(F.guest("g"))
         func photo(_ id: String) -> StoredPhoto {
             StoredPhoto(id: PhotoID(id), userId: UserID("g"), format: .jpeg, bytes: F.jpeg, createdAt: F.t0)

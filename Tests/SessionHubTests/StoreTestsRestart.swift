@@ -18,7 +18,7 @@ struct StoreTestsRestart {
         var byToken: StoredMembership?
         var events: [[StoredEvent]]
 
-        init(_ store: SessionStore, codes: [SessionCode]) throws {
+        init(_ store: any HubStore, codes: [SessionCode]) throws {
             users = try ["u1", "g1"].map { try store.user(id: UserID($0)) }
             byEmail = try store.user(byEmail: "ANA@example.com")
             profiles = try ["u1", "g1"].map { try store.profile(userId: UserID($0)) }
@@ -32,7 +32,7 @@ struct StoreTestsRestart {
     }
 
     /// Writes users, profiles, photos, a live and an ended session, seats and events.
-    func populate(_ store: SessionStore, codes: [SessionCode]) throws {
+    func populate(_ store: any HubStore, codes: [SessionCode]) throws {
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         try store.createUser(F.guest("g1"))
         let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
@@ -94,48 +94,59 @@ struct StoreTestsRestart {
         #expect(try Snapshot(try SessionStore(dataDirectory: folder.path), codes: codes) == before)
     }
 
-    @Test("a closed store answers .io")
-    func closed() throws {
-        let store = try SessionStore.temporary()
+    @Test("a closed store answers .io", arguments: StoreBackend.available)
+    func closed(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.close()
         #expect(throws: StoreError.io) { try store.user(id: UserID("u1")) }
         #expect(throws: StoreError.io) { try store.createUser(F.guest("g1")) }
     }
 
-    @Test("a stored value that no longer fits its type is .corruptData, not a crash")
-    func corruptRows() throws {
-        let store = try SessionStore.temporary()
+    @Test("a stored value that no longer fits its type is .corruptData, not a crash",
+          arguments: StoreBackend.available)
+    func corruptRows(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.execute(rawSQL: """
             INSERT INTO session (code, hostUserId, mode, pointsToWin, serveRule, state, createdAt, lastActivityAt)
             VALUES ('abc-00', NULL, 'rally', 11, NULL, 'waiting', 0, 0)
             """)
         #expect(throws: StoreError.corruptData) { try store.liveSessionCodes() }
+    }
+
+    @Test("SQLite: a value of another type in a column (SQLite keeps it) is .corruptData")
+    func corruptTypes() throws {
+        let store = try SessionStore.temporary()
+        try store.execute(rawSQL: """
+            INSERT INTO session (code, hostUserId, mode, pointsToWin, serveRule, state, createdAt, lastActivityAt)
+            VALUES ('abc-00', NULL, 'rally', 11, NULL, 'waiting', 0, 0)
+            """)
         try store.execute(rawSQL: """
             UPDATE session SET code = 'ABC234', createdAt = 'yesterday';
             """)
         #expect(throws: StoreError.corruptData) { try store.session(code: try F.code("ABC234")) }
     }
 
-    @Test("foreign keys hold: a session of an unknown host, a seat of an unknown session fail as .constraint")
-    func foreignKeys() throws {
-        let store = try SessionStore.temporary()
-        #expect(try store.foreignKeysEnabled())
+    @Test("foreign keys hold: a session of an unknown host, a seat of an unknown session fail as .constraint",
+          arguments: StoreBackend.available)
+    func foreignKeys(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
+        if let sqlite = store as? SessionStore { #expect(try sqlite.foreignKeysEnabled()) }
         #expect(throws: StoreError.constraint) { try store.createSession(F.session(try F.code("ABC234"), host: "x")) }
         #expect(throws: StoreError.constraint) {
             try store.execute(rawSQL: "INSERT INTO profile (userId, displayName, updatedAt) VALUES ('x', 'X', 0)")
         }
     }
 
-    @Test("errors compare by kind and carry SQLite's text for logs")
-    func errorDetail() throws {
-        let store = try SessionStore.temporary()
+    @Test("errors compare by kind and carry the database's text for logs", arguments: StoreBackend.available)
+    func errorDetail(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         do {
             try store.createUser(F.registered("u2", email: "Ana@example.com"))
             Issue.record("expected .duplicateEmail")
         } catch {
             #expect(error == .duplicateEmail)
-            #expect(error.detail.contains("user.email"))
+            #expect(error.detail.contains(backend == .sqlite ? "user.email" : PostgresStore.emailIndex))
             #expect(String(describing: error).hasPrefix("StoreError.duplicateEmail"))
         }
     }

@@ -7,16 +7,17 @@ struct StoreTestsSessions {
     typealias F = StoreFixture
 
     /// A store with a signed-up host `u1` and a guest `g1`.
-    func seededStore() throws -> SessionStore {
-        let store = try SessionStore.temporary()
+    func seededStore(_ backend: StoreBackend) throws -> any HubStore {
+        let store = try backend.makeStore()
         try store.createUser(F.registered("u1", email: "ana@example.com"))
         try store.createUser(F.guest("g1"))
         return store
     }
 
-    @Test("a session is stored with its settings; its code stays taken; an unknown host is refused")
-    func sessions() throws {
-        let store = try seededStore()
+    @Test("a session is stored with its settings; its code stays taken; an unknown host is refused",
+          arguments: StoreBackend.available)
+    func sessions(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         let session = StoredSession(code: code, hostUserId: UserID("u1"), mode: .fullGame, pointsToWin: .twentyOne,
                                     serveRule: .winnerServes, createdAt: F.t0)
@@ -30,9 +31,10 @@ struct StoreTestsSessions {
         #expect(try store.session(code: try F.code("XYZ789")) == nil)
     }
 
-    @Test("without a chosen serve rule the column is empty and the game shows the standard rule")
-    func serveRule() throws {
-        let store = try seededStore()
+    @Test("without a chosen serve rule the column is empty and the game shows the standard rule",
+          arguments: StoreBackend.available)
+    func serveRule(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         try store.createSession(StoredSession(code: code, hostUserId: UserID("u1"), mode: .rally,
                                               pointsToWin: .eleven, createdAt: F.t0))
@@ -41,9 +43,10 @@ struct StoreTestsSessions {
         #expect(stored.game.serveRule == .standard)
     }
 
-    @Test("state changes count as activity; ending sets endedAt and is final; live codes leave ended sessions out")
-    func states() throws {
-        let store = try seededStore()
+    @Test("state changes count as activity; ending sets endedAt and is final; live codes leave ended sessions out",
+          arguments: StoreBackend.available)
+    func states(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let first = try F.code("AAA222")
         let second = try F.code("BBB333")
         try store.createSession(F.session(second, host: "u1"))
@@ -66,9 +69,10 @@ struct StoreTestsSessions {
         }
     }
 
-    @Test("touching moves last activity forward only; an unknown session is .notFound")
-    func touch() throws {
-        let store = try seededStore()
+    @Test("touching moves last activity forward only; an unknown session is .notFound",
+          arguments: StoreBackend.available)
+    func touch(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         try store.createSession(F.session(code, host: "u1"))
         try store.touchSession(code: code, at: F.at(60))
@@ -77,9 +81,10 @@ struct StoreTestsSessions {
         #expect(throws: StoreError.notFound) { try store.touchSession(code: try F.code("XYZ789"), at: F.t0) }
     }
 
-    @Test("idle expiry ends live sessions idle since before the cutoff, once, and returns their codes")
-    func idleExpiry() throws {
-        let store = try seededStore()
+    @Test("idle expiry ends live sessions idle since before the cutoff, once, and returns their codes",
+          arguments: StoreBackend.available)
+    func idleExpiry(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let idle = try F.code("AAA222")
         let alsoIdle = try F.code("DDD555")
         let active = try F.code("BBB333")
@@ -104,9 +109,10 @@ struct StoreTestsSessions {
         #expect(try store.expireIdleSessions(olderThan: cutoff, now: now).isEmpty)
     }
 
-    @Test("seats are stored, listed in join order and found by resume token or player id")
-    func memberships() throws {
-        let store = try seededStore()
+    @Test("seats are stored, listed in join order and found by resume token or player id",
+          arguments: StoreBackend.available)
+    func memberships(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         try store.createSession(F.session(code, host: "u1"))
         let late = F.seat("p2", in: code, user: "g1", at: 5)
@@ -120,9 +126,9 @@ struct StoreTestsSessions {
         #expect(try store.memberships(sessionCode: try F.code("XYZ789")).isEmpty)
     }
 
-    @Test("the journey JSON is replaced as given; text that is not JSON is refused")
-    func journey() throws {
-        let store = try seededStore()
+    @Test("the journey JSON is replaced as given; text that is not JSON is refused", arguments: StoreBackend.available)
+    func journey(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         try store.createSession(F.session(code, host: "u1"))
         try store.createMembership(F.seat("p1", in: code, user: "u1"))
@@ -134,9 +140,9 @@ struct StoreTestsSessions {
         #expect(throws: StoreError.notFound) { try store.updateJourney(playerId: PlayerID("p9"), json: "{}") }
     }
 
-    @Test("leaving keeps the first time; an unknown seat is .notFound")
-    func leaving() throws {
-        let store = try seededStore()
+    @Test("leaving keeps the first time; an unknown seat is .notFound", arguments: StoreBackend.available)
+    func leaving(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         try store.createSession(F.session(code, host: "u1"))
         try store.createMembership(F.seat("p1", in: code, user: "u1"))
@@ -148,9 +154,10 @@ struct StoreTestsSessions {
         #expect(throws: StoreError.notFound) { try store.markLeft(playerId: PlayerID("p9"), at: F.t0) }
     }
 
-    @Test("a seat needs a known session and user, a fresh id and token, and a session not ended")
-    func membershipConstraints() throws {
-        let store = try seededStore()
+    @Test("a seat needs a known session and user, a fresh id and token, and a session not ended",
+          arguments: StoreBackend.available)
+    func membershipConstraints(backend: StoreBackend) throws {
+        let store = try seededStore(backend)
         let code = try F.code("ABC234")
         try store.createSession(F.session(code, host: "u1"))
         try store.createMembership(F.seat("p1", in: code, user: "u1"))

@@ -6,12 +6,12 @@ import NIOConcurrencyHelpers
 /// Appends session events (bounces) to the store in batches, on the hub's ordered writer queue, so a burst of
 /// impacts costs one transaction, not one each, and no session queue ever waits for the disk.
 final class EventWriter: Sendable {
-    private let store: SessionStore
+    private let store: any HubStore
     private let queue: DispatchQueue
     private let logger: Logger
     private let pending = NIOLockedValueBox<[StoredEvent]>([])
 
-    init(store: SessionStore, queue: DispatchQueue, logger: Logger) {
+    init(store: any HubStore, queue: DispatchQueue, logger: Logger) {
         self.store = store
         self.queue = queue
         self.logger = logger

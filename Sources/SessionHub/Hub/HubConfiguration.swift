@@ -3,8 +3,11 @@ import NIOCore
 
 /// Settings of a running hub; `pongd serve` fills them from flags and the environment.
 package struct HubConfiguration: Sendable {
-    /// Folder of the SQLite database and the token key.
+    /// Folder of the SQLite database (when `database` is nil) and the token key.
     package var dataDirectory: String
+    /// The PostgreSQL server holding the store (`pongd serve --database`); nil: the embedded SQLite file in
+    /// `dataDirectory`.
+    package var database: DatabaseURL?
     /// Prefix for absolute links in responses (`joinURL`), e.g. "https://pong.example"; empty gives paths.
     package var publicBaseURL: String
     /// How long sign-in and guest tokens stay valid.

@@ -10,7 +10,7 @@ import NIOConcurrencyHelpers
 /// (`LiveSession`), taken from a fixed pool sharded by session code so threads stay bounded.
 package final class SessionHub: Sendable {
     let configuration: HubConfiguration
-    let store: SessionStore
+    let store: any HubStore
     let signer: TokenSigner
     let hasher: PasswordHasher
     let logger: Logger
@@ -45,10 +45,14 @@ package final class SessionHub: Sendable {
     /// Guests per address, live sessions per user (and the user → sessions index), photo bytes per user.
     let quotas: QuotaLedger
 
-    /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
+    /// Opens the store (PostgreSQL at `configuration.database`, else SQLite in the data directory), loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
         self.configuration = configuration
-        self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
+        if let database = configuration.database {
+            self.store = try PostgresStore(url: database, logger: logger)
+        } else {
+            self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
+        }
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.logger = logger
@@ -189,7 +193,7 @@ package final class SessionHub: Sendable {
 
     /// Runs one write on `seatWriter` (after every write queued before it) and waits for it.
     private func write(_ what: String, _ metadata: Logger.Metadata,
-                       _ body: @Sendable (SessionStore) throws(StoreError) -> Void) {
+                       _ body: @Sendable (any HubStore) throws(StoreError) -> Void) {
         seatWriter.sync {
             do throws(StoreError) {
                 try body(store)

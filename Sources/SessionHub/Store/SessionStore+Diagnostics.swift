@@ -21,7 +21,7 @@ extension SessionStore {
     }
 
     /// Runs raw SQL in a write transaction: for tests that need rows the typed API refuses to write.
-    func execute(rawSQL: String) throws(StoreError) {
+    package func execute(rawSQL: String) throws(StoreError) {
         try write { db in try db.execute(sql: rawSQL) }
     }
 }

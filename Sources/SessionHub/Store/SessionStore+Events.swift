@@ -15,7 +15,7 @@ extension SessionStore {
     }
 
     /// The session's newest `limit` events (all of them when `limit` is nil), oldest first.
-    package func events(sessionCode: SessionCode, limit: Int? = nil) throws(StoreError) -> [StoredEvent] {
+    package func events(sessionCode: SessionCode, limit: Int?) throws(StoreError) -> [StoredEvent] {
         let newest = try fetchAll(sql: """
             SELECT \(StoredEvent.columns) FROM event WHERE sessionCode = ? ORDER BY id DESC LIMIT ?
             """, arguments: [sessionCode.value, limit.map { max($0, 0) } ?? -1], as: StoredEvent.init(row:))

@@ -38,7 +38,7 @@ extension SessionStore {
     /// sessions and those seats' events (as `purgeGuestData`). Signed-up users are never touched. Returns the
     /// deleted users, oldest first; fewer than `limit` means none is left. Uses the (isGuest, createdAt) index.
     @discardableResult
-    package func purgeUnjoinedGuests(createdBefore cutoff: Date, limit: Int = 500) throws(StoreError) -> [UserID] {
+    package func purgeUnjoinedGuests(createdBefore cutoff: Date, limit: Int) throws(StoreError) -> [UserID] {
         let ids = try write { db in
             let ids = try String.fetchAll(db, sql: """
                 SELECT u.id FROM user u

@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import SessionHub
+
+/// What only the PostgreSQL backend has: its own server, migrations shared by nodes, reconnection, the URL. The
+/// behaviour both backends share is tested on both by the `StoreTests*` suites.
+@Suite("Store: PostgreSQL backend", .enabled(if: PostgresTestServer.unavailable == nil,
+                                             Comment(rawValue: PostgresTestServer.unavailable ?? "")))
+struct PostgresStoreTests {
+    typealias F = StoreFixture
+
+    func server() throws -> PostgresTestServer { try PostgresTestServer.shared.get() }
+
+    @Test("the tests' server starts and a new database is migrated as SQLite is")
+    func migrated() throws {
+        let store = try StoreBackend.postgres.makeStore()
+        #expect(try store.appliedMigrations() == SessionStore.temporary().appliedMigrations())
+        #expect(store.backendDescription.hasPrefix("postgres postgres://pongd@/stores"))
+    }
+
+    @Test("reopening the database reads everything back identical and applies no migration twice")
+    func reopen() throws {
+        let url = try server().makeDatabase()
+        let codes = [try F.code("ABC234"), try F.code("XYZ789")]
+        let first = try PostgresStore(url: url, logger: StoreBackend.quiet)
+        try StoreTestsRestart().populate(first, codes: codes)
+        let before = try StoreTestsRestart.Snapshot(first, codes: codes)
+        try first.close()
+        let second = try PostgresStore(url: url, logger: StoreBackend.quiet)
+        #expect(try StoreTestsRestart.Snapshot(second, codes: codes) == before)
+        #expect(try second.appliedMigrations() == ["v1", "v2-guest-purge"])
+    }
+
+    @Test("nodes opening one empty database at once migrate it exactly once (advisory lock)")
+    func concurrentMigrations() throws {
+        let url = try server().makeDatabase()
+        let results = Mutex<[Result<[String], StoreError>]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let result = Result { () throws(StoreError) -> [String] in
+                try PostgresStore(url: url, logger: StoreBackend.quiet).appliedMigrations()
+            }
+            results.withLock { $0.append(result) }
+        }
+        for result in results.withLock({ $0 }) { #expect(try result.get() == ["v1", "v2-guest-purge"]) }
+    }
+
+    @Test("over TCP on loopback too; a server that does not answer is .io within the connect timeout")
+    func tcpAndUnreachable() throws {
+        let server = try server()
+        let name = try server.makeDatabaseName()
+        let store = try PostgresStore(url: try DatabaseURL(server.tcpURL(database: name)), logger: StoreBackend.quiet)
+        try store.createUser(F.guest("g1"))
+        #expect(try store.user(id: UserID("g1")) == F.guest("g1"))
+        let closed = "postgres://pongd@127.0.0.1:\(PostgresTestServer.freePort())/x?sslmode=disable"
+        let started = ContinuousClock.now
+        #expect(throws: StoreError.io) { try PostgresStore(url: try DatabaseURL(closed), logger: StoreBackend.quiet) }
+        #expect(ContinuousClock.now - started < .seconds(6))
+        let unknownDatabase = try DatabaseURL(server.tcpURL(database: "missing"))
+        #expect(throws: StoreError.io) { try PostgresStore(url: unknownDatabase, logger: StoreBackend.quiet) }
+    }
+
+    @Test("connections the server ends are opened again: at most the call that finds one broken fails")
+    func reconnects() throws {
+        // A database of its own: the connections of every store on it are ended.
+        let store = try PostgresStore(url: try server().makeDatabase(), logger: StoreBackend.quiet)
+        try store.createUser(F.guest("g1"))
+        for _ in 0..<4 { _ = try store.user(id: UserID("g1")) }
+        try store.execute(rawSQL: """
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()
+            """)
+        var failures = 0
+        for _ in 0..<8 {
+            do {
+                #expect(try store.user(id: UserID("g1")) == F.guest("g1"))
+            } catch {
+                #expect(error == .io)
+                failures += 1
+            }
+        }
+        #expect(failures <= 3, "one failed call per reader connection at most")
+        try store.createUser(F.guest("g2"))
+        #expect(try store.user(id: UserID("g2")) != nil)
+    }
+}
