@@ -366,6 +366,13 @@ class Postgres:
         self._run("createdb", "-h", self.folder, "-p", str(self.port), "-U", "pongd", name)
         return f"postgres://pongd@127.0.0.1:{self.port}/{name}?sslmode=disable"
 
+    def count(self, database, table):
+        """Rows of `table` in `database` (read with psql, so what pongd stored is seen from outside it)."""
+        out = subprocess.run(self.run_as + [os.path.join(self.bin, "psql"), "-h", self.folder, "-p", str(self.port),
+                                            "-U", "pongd", "-d", database, "-Atc", f"SELECT count(*) FROM {table}"],
+                             check=True, capture_output=True, text=True)
+        return int(out.stdout.strip())
+
     def stop(self):
         subprocess.run(self.run_as + [os.path.join(self.bin, "pg_ctl"), "-D", f"{self.folder}/data", "-m",
                                       "immediate", "stop"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -967,6 +974,9 @@ def main():
                                               postgres)
             if args.verbose:
                 print(f"{name}: {json.dumps(summary['kinds'][name])}", file=sys.stderr)
+        if postgres and not args.fresh_folder:
+            summary["postgresRows"] = {name: {table: postgres.count(name, table) for table in ("session", "membership")}
+                                       for name in kinds}
     finally:
         if postgres:
             postgres.stop()

@@ -29,6 +29,9 @@ struct PostgresKill9Tests {
             try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
             "no JSON summary (status \(run.status)): \(run.stderr)")
         #expect(summary["store"] as? String == "postgres")
+        // Read from PostgreSQL by psql: the sessions and seats are there, not in a SQLite file.
+        let rows = try #require(summary["postgresRows"] as? [String: [String: Int]], "\(run.stdout)")
+        #expect((rows["create"]?["session"] ?? 0) >= 2 && (rows["join"]?["membership"] ?? 0) >= 2, "\(rows)")
         let kinds = try #require(summary["kinds"] as? [String: [String: Any]])
         #expect(kinds.keys.sorted() == ["create", "join", "streamconfig"])
         for (kind, result) in kinds.sorted(by: { $0.key < $1.key }) {
@@ -36,7 +39,8 @@ struct PostgresKill9Tests {
             #expect(result["rounds"] as? Int == 2, "\(kind)")
             #expect(result["lost"] as? Int == 0, "\(kind): lost \(failures)")
             #expect(result["resurrected"] as? Int == 0, "\(kind): resurrected \(failures)")
-            #expect(result["errors"] as? Int == 0, "\(kind): could not run \(failures) (logs: \(summary["work"] ?? ""))")
+            #expect(result["errors"] as? Int == 0,
+                    "\(kind): could not run \(failures) (logs: \(summary["work"] ?? ""))")
         }
         #expect(run.status == 0, "\(run.stderr)")
     }

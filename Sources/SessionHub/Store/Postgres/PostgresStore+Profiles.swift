@@ -59,7 +59,8 @@ extension PostgresStore {
     private func insert(_ photo: StoredPhoto, in transaction: PostgresTransaction) throws(StoreError) {
         try transaction.run("""
             INSERT INTO photo (\(unescaped: StoredPhoto.columns)) VALUES (\(photo.id.rawValue),
-                \(photo.userId.rawValue), \(photo.format.rawValue), \(ByteBuffer(bytes: photo.bytes)), \(StoreTime.milliseconds(photo.createdAt)))
+                \(photo.userId.rawValue), \(photo.format.rawValue), \(ByteBuffer(bytes: photo.bytes)),
+                \(StoreTime.milliseconds(photo.createdAt)))
             """)
     }
 }

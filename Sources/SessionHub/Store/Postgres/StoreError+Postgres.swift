@@ -14,7 +14,7 @@ extension StoreError {
             return
         }
         guard let info = error.serverInfo, let state = info[.sqlState] else {
-            self = StoreError.io.with(detail: "PostgreSQL \(error.code)")
+            self = StoreError.io.with(detail: "PostgreSQL \(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
             return
         }
         let constraint = info[.constraintName] ?? ""
