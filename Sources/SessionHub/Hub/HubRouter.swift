@@ -40,6 +40,8 @@ package struct HubRouter: HTTPRouting {
             onWorker(reply) { () throws(APIError) in try createSession(request) }
         case ("GET", "sessions", 2):
             lobby(code: segments[1], request: request, reply: reply)
+        case ("GET", "sessions", 3) where segments[2] == "qr.svg":
+            qrCode(code: segments[1], request: request, reply: reply)
         case ("POST", "sessions", 3) where segments[2] == "join":
             join(code: segments[1], request: request, reply: reply)
         case ("POST", "sessions", 3) where segments[2] == "start" || segments[2] == "end":
