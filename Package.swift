@@ -96,6 +96,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Migration tests build an older schema (StoreTestsMigration.swift).
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // A local OpenID Connect issuer made by the tests (TestIssuer.swift).
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             resources: [.copy("Fixtures")]
         ),

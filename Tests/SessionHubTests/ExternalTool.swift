@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A program from a Debian package that a test drives as a real peer (a rasterizer, a QR decoder, a browser), found
 /// on the PATH; tests that need one are skipped, saying which package brings it, when it is missing.
@@ -34,6 +37,25 @@ struct ExternalTool: Sendable {
         group.wait()
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self),
                 String(decoding: errors.data, as: UTF8.self))
+    }
+}
+
+extension ExternalTool {
+    /// A TCP port on 127.0.0.1 that was free a moment ago (for a peer the test starts, or a closed port).
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                _ = bind(fd, pointer, length)
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

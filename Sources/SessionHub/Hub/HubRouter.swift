@@ -30,6 +30,10 @@ package struct HubRouter: HTTPRouting {
             logIn(request, reply: reply)
         case ("POST", "auth", 2) where segments[1] == "guest":
             guest(request, reply: reply)
+        case ("POST", "auth", 2) where segments[1] == "social":
+            socialSignIn(request, reply: reply)
+        case ("GET", "auth", 2) where segments[1] == "providers":
+            reply.send(providers())
         case ("POST", "users", 2) where segments[1] == "profile":
             updateProfile(request, reply: reply)
         case ("GET", "users", 2) where segments[1] == "me":
