@@ -18,6 +18,12 @@ struct ExternalTool: Sendable {
         path = found
     }
 
+    /// The program at `path`, nil when there is no executable there.
+    init?(path: String) {
+        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        self.path = path
+    }
+
     /// Runs the program to its end; its exit status, standard output and standard error.
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
