@@ -4,7 +4,7 @@ import Testing
 
 /// A real browser on another origin (issue 14, item 4): headless Chromium, driven through chromedriver by
 /// python3-selenium (all Debian's), loads `Fixtures/cors/index.html` from a second origin (python3's http.server on
-/// another port) and calls every route of the player journey with fetch() and the player WebSocket. With the page's
+/// another port) and calls every route of the player journey with fetch(), and the player and dashboard WebSockets. With the page's
 /// origin in `--allowed-origin` every answer is readable (errors, Retry-After and the transport's own 413 included);
 /// from an origin that is not allowed the browser gets none of them.
 @Suite("CORS in a real browser", .serialized)
@@ -65,7 +65,7 @@ struct BrowserCORSTests {
             "guest": 201, "providers": 200, "profile": 200, "me": 200, "create": 201, "qr": 200,
             "qrType": "image/svg+xml", "qrImage": 232, "playerProfile": 200, "lobbySummary": 200, "join": 200,
             "lobby": 200, "socket": "welcome,readiness", "streams": 200, "unknownCode": "session_not_found",
-            "loginLimited": 429, "retryAfter": "", "bigBody": 413, "end": 200,
+            "loginLimited": 429, "retryAfter": "", "bigBody": 413, "dashboard": "welcome", "end": 200,
         ]
         for (step, value) in expected {
             let seen = fromAllowed[step].map { "\($0)" } ?? "missing"
