@@ -44,6 +44,8 @@ package final class SessionHub: Sendable {
     let events: EventWriter
     /// Guests per address, live sessions per user (and the user → sessions index), photo bytes per user.
     let quotas: QuotaLedger
+    /// The web client's pages and assets (`GET /`, `/join/{code}`, `/host`, `/assets/…`).
+    let web: WebAssets
 
     /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -65,6 +67,7 @@ package final class SessionHub: Sendable {
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
         self.quotas = QuotaLedger(limits: configuration.quotas)
+        self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))
