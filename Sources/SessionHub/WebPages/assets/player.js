@@ -55,7 +55,8 @@ function show(name) {
 
 const codeInput = $("code");
 
-function codeTyped() {
+/** Formats the code as typed and says whether it can be one; returns it when complete, else null. */
+function codeTyped({ keepError = false } = {}) {
   const chars = codeCharacters(codeInput.value);
   const shown = displayCode(chars);
   if (codeInput.value !== shown) codeInput.value = shown;
@@ -63,7 +64,7 @@ function codeTyped() {
   codeInput.classList.toggle("invalid", !valid);
   codeInput.classList.toggle("valid", valid && chars.length === 6);
   $("code-ok").hidden = !(valid && chars.length === 6);
-  say($("code-error"), valid ? "" : "Invalid code");
+  if (!keepError || !valid) say($("code-error"), valid ? "" : "Invalid code");
   $("join-submit").disabled = !(valid && chars.length === 6);
   return valid && chars.length === 6 ? chars : null;
 }
@@ -88,7 +89,7 @@ $("join-form").addEventListener("submit", async (event) => {
     codeInput.classList.add("invalid");
   } finally {
     button.textContent = "Join Session";
-    button.disabled = !codeTyped();
+    button.disabled = !codeTyped({ keepError: true });
   }
 });
 
