@@ -173,6 +173,7 @@ def wait_for(driver, predicate, timeout, what):
 
 def shot(args, driver, name):
     if args.shots:
+        time.sleep(0.35)  # past the screen's 180 ms entrance
         driver.save_screenshot(os.path.join(args.shots, f"{name}.png"))
 
 
@@ -304,6 +305,7 @@ def main():
         host = browser(args)
         drivers.append(host)
         host.get(args.base + "/host")
+        host.find_element(By.ID, "host-name").send_keys("Hank")
         shot(args, host, "h1-create")
         click(host, "host-create")
         code = hook(host, "session-code").text.replace("-", "")
@@ -348,6 +350,9 @@ def main():
         players = wait_for(a, lambda d: len(d.find_elements(By.CSS_SELECTOR, '[data-test="lobby-player"]')) == 3 and
                            {e.get_attribute("data-player-id") for e in d.find_elements(By.CSS_SELECTOR, '[data-test="lobby-player"]')} == {a_id, b_id, c_id}, 10, "")
         check("lobby: one lobby-player per player, with its id", players)
+        report["media"] = a.execute_script(
+            "const m = window.pongMedia; return {video: m.plan.video && m.plan.video.codec, preSkip: m.preSkip ?? null,"
+            " size: m.stats.width + 'x' + m.stats.height, userAgent: navigator.userAgent}")
         report["budgets"]["A"] = budgets_of(marks(a))
         report["budgets"]["B"] = budgets_of(marks(b))
 

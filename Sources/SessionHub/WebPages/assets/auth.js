@@ -20,6 +20,7 @@ export function setUpAuth({ signedIn, close }) {
       input.type = shown ? "text" : "password";
       toggle.setAttribute("aria-pressed", String(shown));
       toggle.setAttribute("aria-label", shown ? "Hide password" : "Show password");
+      toggle.textContent = shown ? "Hide" : "Show";
     });
   }
 

@@ -742,3 +742,4 @@ if (deepLink) {
 codeTyped();
 show("join");
 window.pongPlayer = state;  // for the browser test's diagnostics
+window.pongMedia = pipeline;
