@@ -309,8 +309,11 @@ def main():
         shot(args, host, "h1-create")
         click(host, "host-create")
         code = hook(host, "session-code").text.replace("-", "")
-        qr = hook(host, "session-qr")
+        qr = host.find_element(By.CSS_SELECTOR, '[data-test="session-qr"]')
         check("host: session code and QR image", len(code) == 6 and qr.get_attribute("src").endswith(f"/sessions/{code}/qr.svg"), code)
+        # The QR code itself is drawn by pongd (GET /sessions/{code}/qr.svg); the page hides the image when it cannot load.
+        time.sleep(0.3)
+        report["qr_loaded"] = host.execute_script("const i = document.querySelector('[data-test=session-qr]'); return i.complete && i.naturalWidth > 0")
 
         a = browser(args, audio=args.audio)
         drivers.append(a)
@@ -351,7 +354,7 @@ def main():
                            {e.get_attribute("data-player-id") for e in d.find_elements(By.CSS_SELECTOR, '[data-test="lobby-player"]')} == {a_id, b_id, c_id}, 10, "")
         check("lobby: one lobby-player per player, with its id", players)
         report["media"] = a.execute_script(
-            "const m = window.pongMedia; return {video: m.plan.video && m.plan.video.codec, preSkip: m.preSkip ?? null,"
+            "const m = window.pongMedia; return {video: m.plan.video && m.plan.video.codec, preSkip: m.preSkip ?? null, preSkipFrom: m.preSkipSource,"
             " size: m.stats.width + 'x' + m.stats.height, userAgent: navigator.userAgent}")
         report["budgets"]["A"] = budgets_of(marks(a))
         report["budgets"]["B"] = budgets_of(marks(b))
@@ -365,6 +368,15 @@ def main():
         # Bounces: listen, then score A's page and the dashboard.
         time.sleep(args.listen)
         shot(args, a, "p6-lobby")
+        if args.shots:
+            a.execute_script("document.getElementById('bounces').scrollIntoView({block: 'end'})")
+            shot(args, a, "p6-lobby-bounces")
+            host.execute_script("document.getElementById('players').scrollIntoView({block: 'start'})")
+            shot(args, host, "h3-dashboard-players")
+            host.execute_script("window.scrollTo(0, 0)")
+            host.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+            shot(args, host, "h3-dashboard-wide")
+            host.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
         shot(args, host, "h3-dashboard")
         for who, driver_, css, pid in [("A page", a, '[data-test="bounce"]', a_id),
                                        ("dashboard A", host, '[data-test="dashboard-bounce"]', a_id),

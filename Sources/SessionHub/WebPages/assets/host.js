@@ -65,6 +65,9 @@ function openSession() {
   $("code").setAttribute("aria-label", `Session code ${displayCode.split("").join(" ")}`);
   const url = new URL(joinURL, location.href).toString();
   $("join-url").textContent = url;
+  // The QR code of the join URL, drawn by pongd; if it cannot be had, the code and the URL above it remain.
+  $("qr").hidden = false;
+  $("qr").addEventListener("error", () => { $("qr").hidden = true; }, { once: true });
   $("qr").src = `/sessions/${code}/qr.svg`;
   $("qr").alt = `QR code to join session ${displayCode}: ${url}`;
   $("players").innerHTML = "";

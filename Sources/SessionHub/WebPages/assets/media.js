@@ -153,7 +153,9 @@ export class MediaPipeline {
             if (!preSkipSent) {
               // The encoder's delay, known from its first packet's OpusHead: sent right before that packet.
               const preSkip = opusHeadPreSkip(metadata && metadata.decoderConfig && metadata.decoderConfig.description);
+              // Without an OpusHead, libopus's usual look-ahead at 48 kHz (6.5 ms).
               this.preSkip = preSkip ?? 312;
+              this.preSkipSource = preSkip == null ? "default" : "OpusHead";
               preSkipSent = this.sendJSON({ type: "audio.preSkip", preSkip: this.preSkip });
             }
             const payload = new Uint8Array(chunk.byteLength);

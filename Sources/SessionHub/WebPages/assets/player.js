@@ -346,10 +346,12 @@ function showStream() {
   for (const input of document.querySelectorAll('input[name="fps"]')) {
     input.disabled = !track || Number(input.value) > Math.max(30, maxFps);
   }
-  for (const input of document.querySelectorAll('input[name="quality"]')) input.disabled = !track;
+  // Without video there is nothing to choose: the settings go, the preview says so.
+  for (const id of ["quality", "fps", "fps-note"]) $(id).hidden = !track;
   $("flip").hidden = !track;
   $("preview-video").hidden = !track;
   $("preview-empty").hidden = !!track;
+  $("preview").classList.toggle("novideo", !track);
   $("preview-quality").hidden = $("preview-fps").hidden = !track;
   updateBattery();
   show("stream");
@@ -692,6 +694,9 @@ function sessionEnded(reason) {
   pipeline.stop();
   overlay("ov-lost", false);
   overlay("ov-stream", false);
+  $("conn-dot").className = "dot warn";
+  $("conn-text").textContent = "Session ended";
+  $("live-badge").hidden = true;
   $("ov-ended-text").textContent = reason === "idleExpired" ? "The session ended after a long time without play" : "The host has ended the session";
   overlay("ov-ended", true);
 }
@@ -716,6 +721,8 @@ function goHome(message, keepCode = false) {
   $("bounces").innerHTML = "";
   $("no-bounces").hidden = false;
   $("stream-start").textContent = "Start Stream";
+  $("conn-dot").className = "dot";
+  $("conn-text").textContent = "Connected to session";
   $("test-start").textContent = "Test Connection";
   for (const id of ["fig-upload", "fig-latency", "fig-load"]) $(id).textContent = "—";
   codeInput.value = keepCode ? displayCode(state.code) : "";
