@@ -271,6 +271,7 @@ async function requestDevices() {
       } catch { results[kind] = "denied"; }
     }
   }
+  mark("camera:answered");
   return { stream, results };
 }
 
@@ -595,6 +596,7 @@ function renderLobby() {
 }
 
 function streamReport(report) {
+  state.lastStream = report;
   $("mon-res").textContent = report.resolution || (state.withVideo ? "—" : "No video");
   $("mon-fps").textContent = report.fps == null ? "—" : `${report.fps} fps`;
   $("mon-rate").textContent = `${report.uploadKbps.toFixed(0)} kb/s`;
