@@ -13,7 +13,7 @@ export function setUpPhoto() {
     img.src = url;
     img.hidden = !url;
     video.hidden = true;
-    $("avatar-icon").hidden = !!url;
+    $("avatar-icon").toggleAttribute("hidden", !!url);  // an SVG element has no .hidden
     $("avatar").classList.toggle("has-photo", !!url);
   }
 
@@ -48,7 +48,7 @@ export function setUpPhoto() {
     video.srcObject = camera;
     video.hidden = false;
     img.hidden = true;
-    $("avatar-icon").hidden = true;
+    $("avatar-icon").toggleAttribute("hidden", true);
     await video.play().catch(() => {});
     $("photo-take").hidden = true;
     $("photo-snap").hidden = false;
