@@ -69,6 +69,11 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["run"] { p.runSeconds = v / 1000 }
                 if let v = overrides["runslow"] { p.runSlowest = v }
                 if let v = overrides["runfast"] { p.runFastest = v }
+                if let v = overrides["runfirst"] { p.runFirstSeconds = v / 1000 }
+                if let v = overrides["runfirstmin"] { p.runFirstShortestSeconds = v / 1000 }
+                if let v = overrides["runtrig"] { p.runTriggerDB = Float(v) }
+                if let v = overrides["runshape"] { p.runShapeDB = Float(v) }
+                if let v = overrides["runlouder"] { p.runLouderDB = Float(v) }
                 if let v = overrides["runtonal"] { p.runTonality = Float(v) }
                 if let v = overrides["rundecay"] { p.runDecayDB = Float(v) }
                 if let v = overrides["runbands"] { p.runBands = Int(exactly: v.rounded()) ?? p.runBands }
