@@ -138,7 +138,9 @@ export class MediaPipeline {
     let seq = 0;
     let preSkipSent = false;
     let encoder = null;
-    const reader = new MediaStreamTrackProcessor({ track: plan.track }).readable.getReader();
+    // Up to 10 s of microphone input waits for this loop (Chromium's default keeps 10 frames, 100 ms, and drops the
+    // rest): a page busy for a moment catches up instead of losing audio, and with it the bounces' timing.
+    const reader = new MediaStreamTrackProcessor({ track: plan.track, maxBufferSize: 1000 }).readable.getReader();
     this.audioReader = reader;
     for (;;) {
       let result;
