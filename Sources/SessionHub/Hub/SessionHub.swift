@@ -38,14 +38,14 @@ package final class SessionHub: Sendable {
     let dummyPasswordHash: DummyPasswordHash
     /// Web origins allowed to upgrade and to get CORS answers.
     let origins: OriginPolicy
+    /// The web client's pages and assets (`GET /`, `/join/{code}`, `/host`, `/assets/…`).
+    let web: WebAssets
     /// Counters and gauges behind `GET /metrics`.
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
     let events: EventWriter
     /// Guests per address, live sessions per user (and the user → sessions index), photo bytes per user.
     let quotas: QuotaLedger
-    /// The web client's pages and assets (`GET /`, `/join/{code}`, `/host`, `/assets/…`).
-    let web: WebAssets
 
     /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -53,6 +53,7 @@ package final class SessionHub: Sendable {
         self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
+        self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.logger = logger
         self.loginLimiter = NIOLockedValueBox(LoginLimiter(
             addressBurst: configuration.loginBurst, addressPerSecond: configuration.loginsPerSecond,
@@ -67,7 +68,6 @@ package final class SessionHub: Sendable {
         self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
         self.quotas = QuotaLedger(limits: configuration.quotas)
-        self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
         self.joinLimiter = NIOLockedValueBox(KeyedRateLimiter(capacity: configuration.joinBurst,
                                                               perSecond: configuration.joinsPerSecond))
