@@ -205,7 +205,7 @@ function received(message) {
       lobbyChanged(message.lobby);
       if (!welcomed) {
         welcomed = true;
-        state.socket.send({ type: "battery", ...batteryNow() });
+        if (battery) state.socket.send({ type: "battery", ...batteryNow() });
         show("permissions");
       } else {
         // Back after a drop: tell the server what it may have missed.
@@ -455,7 +455,7 @@ let battery = null;
 if (navigator.getBattery) {
   navigator.getBattery().then((b) => {
     battery = b;
-    const send = () => { updateBattery(); if (state.socket) state.socket.send({ type: "battery", ...batteryNow() }); };
+    const send = () => { updateBattery(); if (state.socket && welcomed) state.socket.send({ type: "battery", ...batteryNow() }); };
     b.addEventListener("levelchange", send);
     b.addEventListener("chargingchange", send);
     send();
