@@ -77,6 +77,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runLouderDB: Float = 3
     /// Bands (of seven) that must rise together in a run's next bounce.
     public var runBands = 3
+    /// Bands that must rise together in a run's next bounce that holds no energy over the spectral background
+    /// (`snrDB` < 0: its tonality and high share cannot be measured; 0 = such a bounce is not taken).
+    public var runBandsWithoutExcess = 3
     /// Least tonality (`ImpactFeatures.tonality`) of a run's next bounce: it rings in a few lines, as the last did.
     public var runTonality: Float = 0.75
     /// Least attack (dB) of a run's next bounce, over whatever still rings of the last.
