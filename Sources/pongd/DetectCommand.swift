@@ -69,8 +69,14 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["run"] { p.runSeconds = v / 1000 }
                 if let v = overrides["runslow"] { p.runSlowest = v }
                 if let v = overrides["runfast"] { p.runFastest = v }
+                if let v = overrides["runfirst"] { p.runFirstSeconds = v / 1000 }
+                if let v = overrides["runfirstmin"] { p.runFirstShortestSeconds = v / 1000 }
+                if let v = overrides["runtrig"] { p.runTriggerDB = Float(v) }
+                if let v = overrides["runshape"] { p.runShapeDB = Float(v) }
+                if let v = overrides["runlouder"] { p.runLouderDB = Float(v) }
                 if let v = overrides["runtonal"] { p.runTonality = Float(v) }
                 if let v = overrides["rundecay"] { p.runDecayDB = Float(v) }
+                if let v = overrides["runnoexcess"] { p.runBandsWithoutExcess = Int(exactly: v.rounded()) ?? 0 }
                 if let v = overrides["runbands"] { p.runBands = Int(exactly: v.rounded()) ?? p.runBands }
                 if let v = overrides["runattack"] { p.runAttackDB = Float(v) }
                 if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
@@ -92,13 +98,16 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["bdecay"] { p.bandRiseDecayDB = Float(v) }
                 if let v = overrides["aref"] { p.attackReferenceSeconds = v / 1000 }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux, evidence in
-                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%d,%.2f,%d\n", Double(onset) / rate, flux,
+                    candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%d,%.2f,%d,", Double(onset) / rate, flux,
                                             f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
                                             f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB, evidence.rawValue)
+                    // The onset bands' levels (dB; lanes past the rate's bands are −∞), one field separated by spaces.
+                    candidateRows += (0..<8).filter { f.bandLevelsDB[$0].isFinite }.map { String(format: "%.1f", f.bandLevelsDB[$0]) }
+                        .joined(separator: " ") + "\n"
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

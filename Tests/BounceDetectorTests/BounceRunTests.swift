@@ -52,4 +52,30 @@ struct BounceRunTests {
         bounces.report(100)
         #expect(!bounces.continues(at: 180))
     }
+
+    @Test("with a first gap, one impact may start a run: a candidate within it is the run's second bounce")
+    func firstGap() {
+        var bounces = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, firstGap: rate / 5,
+                                shortestFirstGap: rate * 8 / 100)
+        bounces.report(rate)
+        #expect(!bounces.continues(at: rate + rate * 22 / 1000), "22 ms on: the impact's own rattle, not a bounce")
+        #expect(bounces.starts(at: rate + rate * 19 / 100) && bounces.continues(at: rate + rate * 19 / 100))
+        #expect(!bounces.continues(at: rate + rate * 21 / 100), "past the first gap")
+        bounces.report(rate + rate * 19 / 100)
+        #expect(!bounces.starts(at: rate + rate * 36 / 100), "the run has started: its pace decides")
+        #expect(bounces.continues(at: rate + rate * 36 / 100))
+    }
+
+    @Test("the same object struck again: same band shape, no louder; another sound or a louder one is not")
+    func resemblance() {
+        var bounces = run()
+        let ball = SIMD8<Float>(-40, -34, -30, -28, -31, -36, -45, -.infinity)
+        bounces.report(0, levels: ball)
+        let quieter = ball - SIMD8(repeating: 6) + SIMD8(1, -1, 0.5, 0, -0.5, 1, -1, 0)
+        #expect(bounces.resembles(quieter, bands: 7, shapeDB: 4, louderDB: 3))
+        #expect(!bounces.resembles(ball + SIMD8(repeating: 5), bands: 7, shapeDB: 4, louderDB: 3), "louder than the last bounce")
+        let hiss = SIMD8<Float>(-60, -55, -50, -45, -38, -32, -28, -.infinity)
+        #expect(!bounces.resembles(hiss, bands: 7, shapeDB: 4, louderDB: 3), "energy in other bands")
+        #expect(bounces.resembles(hiss, bands: 7, shapeDB: 0, louderDB: 3), "shape 0: not asked")
+    }
 }

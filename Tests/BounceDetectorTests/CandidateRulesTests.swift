@@ -134,8 +134,20 @@ struct CandidateRulesTests {
         #expect(!isImpact(rules().verdict(growing, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
                 "a sound that grows is no bounce, in a run or not")
         var noisy = faint
+        noisy.snrDB = 5
         noisy.tonality = 0.5
-        #expect(!isImpact(rules().verdict(noisy, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)))
+        #expect(!isImpact(rules().verdict(noisy, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
+                "energy over the background in no few lines: noise")
+        var unmeasured = faint
+        unmeasured.tonality = 0
+        unmeasured.highShare = 1
+        #expect(isImpact(rules().verdict(unmeasured, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
+                "no energy over the run's lifted background: its lines cannot be measured, its three bands decide")
+        #expect(!isImpact(rules { $0.runBandsWithoutExcess = 0 }.verdict(unmeasured, evidence: .bandRise,
+                                                                        typicalAttackDB: 40, followsImpact: true)),
+                "without the rule its unmeasured lines fail it")
+        unmeasured.risingBands = 2
+        #expect(!isImpact(rules().verdict(unmeasured, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)))
         #expect(!isImpact(rules { $0.runSeconds = 0 }.verdict(faint, evidence: .bandRise, typicalAttackDB: 40,
                                                               followsImpact: true)), "runs off")
     }

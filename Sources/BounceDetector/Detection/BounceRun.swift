@@ -10,26 +10,59 @@ struct BounceRun {
     let slowest: Double
     /// …and no shorter than this multiple of it.
     let fastest: Double
+    /// A run may start from one impact: the first gap after it may be up to this long (0 = a run needs two impacts)…
+    let firstGap: Int64
+    /// …and no shorter than this: a ball dropped or bounced on is airborne a while before its second bounce, while
+    /// a racket hit's own rattle or a reflection follows it within a few tens of milliseconds.
+    let shortestFirstGap: Int64
     private var last = Int64.min / 2
     private var gap = Int64.max
+    /// The last reported impact's band levels (`ImpactFeatures.bandLevelsDB`).
+    private var lastLevels = SIMD8<Float>(repeating: 0)
 
-    init(longestGap: Int64, slowest: Double, fastest: Double) {
+    init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0) {
         self.longestGap = longestGap
         self.slowest = slowest
         self.fastest = fastest
+        self.firstGap = firstGap
+        self.shortestFirstGap = shortestFirstGap
     }
 
     /// Whether an onset at `frame` falls where the run's next bounce is due.
     func continues(at frame: Int64) -> Bool {
-        guard longestGap > 0, gap <= longestGap else { return false }
+        guard longestGap > 0 else { return false }
+        guard gap <= longestGap else { return starts(at: frame) }
         let next = Double(frame - last)
         return next <= Double(longestGap) && next <= slowest * Double(gap) && next >= fastest * Double(gap)
+    }
+
+    /// Whether an onset at `frame` would be a run's second bounce (`firstGap` after a lone impact).
+    func starts(at frame: Int64) -> Bool {
+        longestGap > 0 && gap > longestGap && frame - last <= firstGap && frame - last >= shortestFirstGap
+    }
+
+    /// Whether an onset with these band levels (`ImpactFeatures.bandLevelsDB`, the first `bands` lanes) sounds like
+    /// the last reported impact struck again: over the bands, its level differences from it spread by at most
+    /// `shapeDB` (RMS about their mean: the same object rings in the same bands) and average at most `louderDB`
+    /// (a bounce keeps only part of its speed: the next is no louder). `shapeDB` 0 = any sound.
+    func resembles(_ levels: SIMD8<Float>, bands: Int, shapeDB: Float, louderDB: Float) -> Bool {
+        guard shapeDB > 0, bands > 0 else { return true }
+        var mean: Float = 0
+        for b in 0..<bands { mean += levels[b] - lastLevels[b] }
+        mean /= Float(bands)
+        var spread: Float = 0
+        for b in 0..<bands {
+            let d = levels[b] - lastLevels[b] - mean
+            spread += d * d
+        }
+        return (spread / Float(bands)).squareRoot() <= shapeDB && mean <= louderDB
     }
 
     /// Records a reported impact at `frame`. A gap in a run at least `missedBounce` times the last one spanned a
     /// bounce that was not reported: the run's pace is half of it (else the bounce after it, due in about half that
     /// gap, would fall under `fastest` and end the run).
-    mutating func report(_ frame: Int64) {
+    mutating func report(_ frame: Int64, levels: SIMD8<Float> = SIMD8(repeating: 0)) {
+        lastLevels = levels
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
         gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap

@@ -58,8 +58,15 @@ struct CandidateRules {
     /// bounce's ring it rises from (its attack is measured over that ring, and the stream's typical attack, learned
     /// from the loud first bounces, says nothing of the tenth).
     func continuesRun(_ features: ImpactFeatures) -> Bool {
-        parameters.runSeconds > 0 && features.risingBands >= parameters.runBands
-            && features.attackDB >= parameters.runAttackDB && features.decayDB <= parameters.runDecayDB
-            && features.highShare <= classifier.maximumHighShare && features.tonality >= parameters.runTonality
+        guard parameters.runSeconds > 0, features.attackDB >= parameters.runAttackDB,
+              features.decayDB <= parameters.runDecayDB else { return false }
+        // A faint late bounce can rise in its bands yet hold no energy over the spectral background, which the
+        // ring of the run has lifted: with no excess its tonality and high share say nothing, so it must rise in
+        // more bands instead.
+        if parameters.runBandsWithoutExcess > 0, features.snrDB < 0 {
+            return features.risingBands >= parameters.runBandsWithoutExcess
+        }
+        return features.risingBands >= parameters.runBands && features.highShare <= classifier.maximumHighShare
+            && features.tonality >= parameters.runTonality
     }
 }

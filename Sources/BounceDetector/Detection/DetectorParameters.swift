@@ -61,8 +61,25 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.
     public var runFastest: Double = 0.6
+    /// A run may start from one reported impact: a candidate this soon after it may be its second bounce (s; 0 = a
+    /// run starts only once two impacts came `runSeconds` apart).
+    public var runFirstSeconds: Double = 0.2
+    /// …but no sooner than this (s): what follows an impact within a few tens of milliseconds is its own rattle or
+    /// a reflection (csmash-data's racket hit rings again 22 ms on), not the ball's next bounce.
+    public var runFirstShortestSeconds: Double = 0.08
+    /// Where a run's next bounce is due, the band rise triggers from this many dB (0 = `bandRiseTriggerDB` there too):
+    /// the tenth bounce of a dropped ball rises from the ring of the ninth, 35–45 ms old.
+    public var runTriggerDB: Float = 4
+    /// A run's next bounce sounds like the last (`BounceRun.resembles`): its band levels' spread about their mean
+    /// difference from the last impact's at most this (dB; 0 = not asked)…
+    public var runShapeDB: Float = 4
+    /// …and that mean difference at most this (dB): no louder than the last bounce.
+    public var runLouderDB: Float = 3
     /// Bands (of seven) that must rise together in a run's next bounce.
     public var runBands = 3
+    /// Bands that must rise together in a run's next bounce that holds no energy over the spectral background
+    /// (`snrDB` < 0: its tonality and high share cannot be measured; 0 = such a bounce is not taken).
+    public var runBandsWithoutExcess = 3
     /// Least tonality (`ImpactFeatures.tonality`) of a run's next bounce: it rings in a few lines, as the last did.
     public var runTonality: Float = 0.75
     /// Least attack (dB) of a run's next bounce, over whatever still rings of the last.
@@ -104,7 +121,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Noise window before the search region used by the time-domain refinement.
     public var noiseSeconds: Double = 0.004
     /// How far the high-passed signal must clear the local noise RMS to mark the onset.
-    public var onsetNoiseFactor: Float = 4
+    public var onsetNoiseFactor: Float = 3
     /// …and at least this share of the event's peak amplitude (−8 dB): Opus pre-echo, ~11 dB under the edge, is skipped.
     public var onsetPeakShare: Float = 0.4
     /// The rising edge ends (walking back) after this long below the onset level: half a period at 800 Hz.

@@ -91,7 +91,9 @@ public final class ImpactDetector {
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
         typicals = StreamTypicals(warmStart: parameters.warmStart)
         runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
-                         slowest: parameters.runSlowest, fastest: parameters.runFastest)
+                         slowest: parameters.runSlowest, fastest: parameters.runFastest,
+                         firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
+                         shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)))
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -178,11 +180,14 @@ public final class ImpactDetector {
         hopsSeen += 1
         hopObserver?(written, strength, threshold, racket, racketThreshold)
 
+        // Where a run's next bounce is due, the band rise may trigger on less.
+        let bandRiseTrigger = parameters.runTriggerDB > 0 && runs.continues(at: written - Int64(parameters.fftSize / 2))
+            ? parameters.runTriggerDB : parameters.bandRiseTriggerDB
         // Three triggers, strongest evidence first (see `TriggerEvidence`).
         let evidence: TriggerEvidence? =
             if strength > threshold { .wholeBand }
             else if parameters.racketTrigger, racket > racketThreshold { .racketBand }
-            else if parameters.bandRiseTriggerDB > 0, bandRise.strength > parameters.bandRiseTriggerDB { .bandRise }
+            else if parameters.bandRiseTriggerDB > 0, bandRise.strength > bandRiseTrigger { .bandRise }
             else { nil }
         // Bit 4: a weak candidate never holds off the whole band: while it waits, or once rejected (from the
         // hold-offs before it), a whole-band trigger takes its place as if it had not been.
@@ -256,11 +261,14 @@ public final class ImpactDetector {
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux, candidate.evidence)
+        // A run's second bounce, after a lone impact, must sound like that impact struck again.
         let followsImpact = runs.continues(at: candidate.onset)
+            && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
+                              louderDB: parameters.runLouderDB))
         switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
                              followsImpact: followsImpact) {
         case .impact(let kind, let confidence):
-            runs.report(candidate.onset)
+            runs.report(candidate.onset, levels: features.bandLevelsDB)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux)
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))

@@ -40,6 +40,9 @@ public struct ImpactFeatures: Sendable, Equatable {
     public var risingBands: Int = 0
     /// The whole band's attack: the first 2.5 ms over 10…3 ms before the onset, high-passed signal, dB (diagnostic).
     public var wholeBandAttackDB: Float = 0
+    /// Each onset band's power over the first 2.5 ms, dB (lanes past the rate's bands are −∞): the struck object's
+    /// spectral fingerprint, which a ball bouncing again repeats, quieter.
+    public var bandLevelsDB = SIMD8<Float>(repeating: -.infinity)
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
                 peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0,
@@ -103,6 +106,7 @@ struct FeatureExtractor {
             peakPersistence: attack.peaks.persistence(in: ringing.peaks),
             lineCoherence: coherence)
         features.risingBands = rises.risingBands(atLeast: parameters.racketRiseDB)
+        features.bandLevelsDB = rises.level
         features.wholeBandAttackDB = wholeBand
         return features
     }

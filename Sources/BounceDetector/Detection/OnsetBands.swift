@@ -34,6 +34,8 @@ struct OnsetBands {
         var start: SIMD8<Float>
         /// Over the first 2.5 ms.
         var attack: SIMD8<Float>
+        /// Each band's mean power over the first 2.5 ms, dB (the attack's spectral shape and level).
+        var level = SIMD8<Float>(repeating: -.infinity)
         let bands: Int
 
         /// Bands whose first 1.5 ms rise by at least `dB`.
@@ -131,6 +133,7 @@ struct OnsetBands {
         for b in 0..<bands {
             rises.start[b] = 10 * log10(startRatio[b])
             rises.attack[b] = 10 * log10(attackRatio[b])
+            rises.level[b] = 10 * log10(late[b] / Float(attackEnd - onsetIndex) + 1e-20)
         }
         return rises
     }

@@ -54,6 +54,9 @@ package struct HubConfiguration: Sendable {
     /// start-up) and of ID tokens' times (`IDTokenVerifier`); tests inject one to step past the idle timeout or
     /// an expiry without waiting.
     package var wallClock: @Sendable () -> Date = { Date() }
+    /// A folder to serve the web client from (`pongd serve --web-root`, for editing the pages without a rebuild);
+    /// nil: the copy built into the binary's resources (docs/WEB.md).
+    package var webRoot: String?
 
     package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
                  session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,
