@@ -21,7 +21,7 @@ struct BrowserCORSTests {
         try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/cors"))
     }
 
-    @Test("a page of an allowed origin goes through the journey's routes and socket; another origin is refused every answer",
+    @Test("a page of an allowed origin goes through the journey's routes and sockets; another origin is refused every answer",
           .enabled(if: browser != nil, "chromium is not installed (Debian: chromium)"),
           .enabled(if: driver != nil, "chromedriver is not installed (Debian: chromium-driver)"),
           .enabled(if: seleniumPython != nil, "/usr/bin/python3 cannot import selenium (Debian: python3-selenium)"),
