@@ -12,25 +12,31 @@ struct KeySetURLTests {
     /// Serves one document at any path and counts the requests.
     struct KeySetServer: HTTPRouting {
         let answer = NIOLockedValueBox((status: 200, body: ""))
+        /// A `Location` to answer 302 with, instead of `answer`.
+        let redirect = NIOLockedValueBox<String?>(nil)
         let requests = NIOLockedValueBox(0)
 
         func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void) {
             requests.withLockedValue { $0 += 1 }
+            if let location = redirect.withLockedValue({ $0 }), request.path == "/certs" {
+                return completion(HTTPResponse(status: 302, contentType: "text/plain", body: [],
+                                               headers: [("Location", location)]))
+            }
             let (status, body) = answer.withLockedValue { $0 }
             completion(HTTPResponse(status: status, contentType: "application/json", body: Array(body.utf8)))
         }
     }
 
-    /// Runs `body` with a key set server on a free port and its URL.
-    static func withServer(_ body: (KeySetServer, URL) async throws -> Void) async throws {
+    /// Runs `body` with a key set server on a free port of `host` (a loopback address) and its URL.
+    static func withServer(host: String = "127.0.0.1", _ body: (KeySetServer, URL) async throws -> Void) async throws {
         let router = KeySetServer()
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"),
+        let server = HTTPServer(configuration: .init(host: host, port: 0), logger: Logger(label: "test"),
                                 router: router, webSockets: nil)
         let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
         let task = Task { try await group.run() }
         let port = try await server.boundPort
         do {
-            try await body(router, URL(string: "http://127.0.0.1:\(port)/certs")!)
+            try await body(router, URL(string: "http://\(host):\(port)/certs")!)
         } catch {
             await group.triggerGracefulShutdown()
             throw error
@@ -55,6 +61,32 @@ struct KeySetURLTests {
             clock.advance(by: 61)
             #expect(await IDTokenVerifierTests.refusal(verifier, rotated) == nil)
             #expect(server.requests.withLockedValue { $0 } == 2)
+        }
+    }
+
+    @Test("a redirect is followed to the loopback or https only: to plain http elsewhere it loads nothing")
+    func redirects() async throws {
+        try await Self.withServer { server, url in
+            let token = try await TestIssuer.sign(TestIssuer.claims())
+            server.answer.withLockedValue { $0 = (200, TestIssuer.jwks(["k1"])) }
+            server.redirect.withLockedValue { $0 = url.absoluteString.replacingOccurrences(of: "/certs", with: "/moved") }
+            let local = IDTokenVerifier(provider: TestIssuer.provider(.url(url)), now: Date.init,
+                                        logger: Logger(label: "test"))
+            #expect(await IDTokenVerifierTests.refusal(local, token) == nil, "followed on the loopback")
+            #expect(server.requests.withLockedValue { $0 } == 2)
+            // 127.0.0.2 is this machine too, but not an address `--oidc-provider` takes plain http from: a redirect
+            // there would be followed without the check, and load the keys.
+            try await Self.withServer(host: "127.0.0.2") { elsewhere, elsewhereURL in
+                elsewhere.answer.withLockedValue { $0 = (200, TestIssuer.jwks(["k1"])) }
+                server.redirect.withLockedValue { $0 = elsewhereURL.absoluteString }
+                let away = IDTokenVerifier(provider: TestIssuer.provider(.url(url)), now: Date.init,
+                                           logger: Logger(label: "test"))
+                guard case .keysUnavailable = await IDTokenVerifierTests.refusal(away, token) else {
+                    Issue.record("a redirect to plain http off the allowed loopback names was followed")
+                    return
+                }
+                #expect(elsewhere.requests.withLockedValue { $0 } == 0)
+            }
         }
     }
 

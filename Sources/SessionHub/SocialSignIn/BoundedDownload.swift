@@ -57,6 +57,14 @@ enum BoundedDownload {
             completionHandler(.cancel)
         }
 
+        /// Redirects are followed only to where the key set could have been configured: `https`, or `http` on the
+        /// loopback address (`JWKSSource`); any other answer stays the final one (and is not a 200).
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            let allowed = request.url.map { (try? JWKSSource(parsing: $0.absoluteString)) == .url($0) } ?? false
+            completionHandler(allowed ? request : nil)
+        }
+
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             let over = state.withLockedValue { state in
                 state.body += data
