@@ -29,7 +29,39 @@ struct PostgresStoreTests {
         try first.close()
         let second = try PostgresStore(url: url, logger: StoreBackend.quiet)
         #expect(try StoreTestsRestart.Snapshot(second, codes: codes) == before)
-        #expect(try second.appliedMigrations() == ["v1", "v2-guest-purge"])
+        #expect(try second.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
+    }
+
+    @Test("a v2 database (before social sign-in) migrates to v3 with every row and foreign key kept")
+    func v2ToV3() throws {
+        let url = try server().makeSchema()
+        let old = try PostgresStore(url: url, logger: StoreBackend.quiet, readers: 1, migratingUpTo: "v2-guest-purge")
+        #expect(try old.appliedMigrations() == ["v1", "v2-guest-purge"])
+        for row in [#"INSERT INTO "user" VALUES ('u1', 'Ana', 'ana@example.com', '$scrypt$h', false, 1000)"#,
+                    #"INSERT INTO "user" VALUES ('g1', 'Guest', NULL, NULL, true, 2000)"#,
+                    #"INSERT INTO photo VALUES ('p1', 'u1', 'image/png', '\x89504e47', 1000)"#,
+                    "INSERT INTO profile VALUES ('u1', 'Ana', 'p1', 1000)",
+                    "INSERT INTO session VALUES ('ABC234', 'u1', 'rally', 11, 'standard', 'waiting', 1000, 1000, NULL)",
+                    "INSERT INTO membership VALUES ('pl1', 'ABC234', 'g1', 'resume', '{}', 1000, NULL)"] {
+            try old.execute(rawSQL: row)
+        }
+        // v2 still wants an email and a password of a signed-up account.
+        #expect(throws: StoreError.constraint) {
+            try old.createUser(StoredUser(id: UserID("s1"), name: "S", email: nil, passwordHash: nil, isGuest: false,
+                                          createdAt: F.t0))
+        }
+        try old.close()
+        let store = try PostgresStore(url: url, logger: StoreBackend.quiet)
+        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
+        #expect(try store.user(byEmail: "ana@example.com")?.passwordHash == "$scrypt$h")
+        #expect(try store.photo(id: PhotoID("p1"))?.bytes == [0x89, 0x50, 0x4E, 0x47])
+        #expect(try store.memberships(sessionCode: try F.code("ABC234")).count == 1)
+        try store.createUser(StoredUser(id: UserID("s1"), name: "S", email: nil, passwordHash: nil, isGuest: false,
+                                        createdAt: F.t0))
+        try store.execute(rawSQL: #"DELETE FROM "user" WHERE id = 'g1'"#)
+        #expect(try store.memberships(sessionCode: try F.code("ABC234")).isEmpty)
+        try store.execute(rawSQL: #"DELETE FROM "user" WHERE id = 'u1'"#)
+        #expect(try store.photo(id: PhotoID("p1")) == nil)
     }
 
     @Test("nodes opening one empty database at once migrate it exactly once (advisory lock)")
@@ -42,7 +74,7 @@ struct PostgresStoreTests {
             }
             results.withLock { $0.append(result) }
         }
-        for result in results.withLock({ $0 }) { #expect(try result.get() == ["v1", "v2-guest-purge"]) }
+        for result in results.withLock({ $0 }) { #expect(try result.get() == ["v1", "v2-guest-purge", "v3-social-identities"]) }
     }
 
     @Test("over TCP on loopback too; a server that does not answer is .io within the connect timeout")

@@ -38,12 +38,16 @@ package final class SessionHub: Sendable {
     let dummyPasswordHash: DummyPasswordHash
     /// Web origins allowed to upgrade and to get CORS answers.
     let origins: OriginPolicy
+    /// The web client's pages and assets (`GET /`, `/join/{code}`, `/host`, `/assets/…`).
+    let web: WebAssets
     /// Counters and gauges behind `GET /metrics`.
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
     let events: EventWriter
     /// Guests per address, live sessions per user (and the user → sessions index), photo bytes per user.
     let quotas: QuotaLedger
+    /// The OpenID Connect providers of `POST /auth/social`.
+    let social: SocialSignIn
 
     /// Opens the store (PostgreSQL at `configuration.database`, else SQLite in the data directory), loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -55,6 +59,7 @@ package final class SessionHub: Sendable {
         }
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
+        self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.logger = logger
         self.loginLimiter = NIOLockedValueBox(LoginLimiter(
             addressBurst: configuration.loginBurst, addressPerSecond: configuration.loginsPerSecond,
@@ -76,8 +81,10 @@ package final class SessionHub: Sendable {
             capacity: configuration.sessionJoinBurst, perSecond: configuration.sessionJoinsPerSecond))
         self.codeGuesses = NIOLockedValueBox(CodeGuessBudget(burst: configuration.codeGuessBurst,
                                                              perSecond: configuration.codeGuessesPerSecond))
+        self.social = SocialSignIn(providers: configuration.oidcProviders, now: configuration.wallClock, logger: logger)
         try restoreLiveSessions()
         purgeUnjoinedGuestsIfDue()
+        social.preload()
     }
 
     /// The HTTP routes of the contract.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What `SessionHub` needs of a store: users, profiles, photos, sessions, seats, events, the guest purge and a
+/// What `SessionHub` needs of a store: users, social identities, profiles, photos, sessions, seats, events, the guest purge and a
 /// little diagnostics. Two backends keep it: `SessionStore` (one embedded SQLite file, the default) and
 /// `PostgresStore` (`pongd serve --database postgres://…`). Both pass the same tests (`StoreTests*`).
 ///
@@ -20,12 +20,23 @@ package protocol HubStore: AnyObject, Sendable {
     // MARK: Users
 
     /// Stores a new user. Throws `.duplicateEmail` when another user has the email in any (ASCII) letter case,
-    /// `.duplicateKey` when the id is taken, `.constraint` for a signed-up user without email or password hash.
+    /// `.duplicateKey` when the id is taken, `.constraint` for a password hash without an email.
     func createUser(_ user: StoredUser) throws(StoreError)
     /// The user with this email, compared case-insensitively; nil if none.
     func user(byEmail email: String) throws(StoreError) -> StoredUser?
     /// The user with this id; nil if none.
     func user(id: UserID) throws(StoreError) -> StoredUser?
+
+    // MARK: Social identities
+
+    /// The account of a verified social identity, in one transaction: the account the identity (`provider` +
+    /// `subject`) signed in to before; else, when `verifiedEmail` is a signed-up (non-guest) account's, that
+    /// account, linked to the identity; else `newUser`, stored with `verifiedEmail` when no account has it, and
+    /// linked.
+    func socialAccount(provider: String, subject: String, verifiedEmail: String?, newUser: StoredUser)
+        throws(StoreError) -> (user: UserID, outcome: SocialAccountOutcome)
+    /// The providers and subjects that sign in to `user`, sorted.
+    func identities(of user: UserID) throws(StoreError) -> [(provider: String, subject: String)]
 
     // MARK: Profiles and photos
 

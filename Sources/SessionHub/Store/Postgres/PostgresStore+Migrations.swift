@@ -28,7 +28,7 @@ extension PostgresStore {
                 passwordHash TEXT,
                 isGuest BOOLEAN NOT NULL,
                 createdAt BIGINT NOT NULL,
-                CHECK (isGuest OR (email IS NOT NULL AND passwordHash IS NOT NULL))
+                CONSTRAINT user_credentials CHECK (isGuest OR (email IS NOT NULL AND passwordHash IS NOT NULL))
             )
             """,
             "CREATE UNIQUE INDEX \(emailIndex) ON \"user\" (lower(email))",
@@ -96,12 +96,33 @@ extension PostgresStore {
             // Guests by age, for `purgeUnjoinedGuests` (issue 12: never-joined guests go after a day).
             "CREATE INDEX user_isGuest_createdAt ON \"user\"(isGuest, createdAt)",
         ]),
+        // Social sign-in (issue 14): `identity` maps a provider's subject to its account; an account signed up
+        // with a provider needs neither a password nor an email: the rule is now "a password hash needs an email".
+        Migration(id: "v3-social-identities", statements: [
+            """
+            ALTER TABLE "user" DROP CONSTRAINT user_credentials,
+                ADD CONSTRAINT user_credentials CHECK (passwordHash IS NULL OR email IS NOT NULL)
+            """,
+            """
+            CREATE TABLE identity (
+                provider TEXT COLLATE "C" NOT NULL,
+                subject TEXT COLLATE "C" NOT NULL,
+                userId TEXT COLLATE "C" NOT NULL REFERENCES "user"(id) ON DELETE CASCADE,
+                createdAt BIGINT NOT NULL,
+                PRIMARY KEY (provider, subject)
+            )
+            """,
+            "CREATE INDEX identity_userId ON identity(userId)",
+        ]),
     ]
 
-    /// Applies the migrations the database lacks, in one transaction under an advisory lock (so several nodes
+    /// Applies the migrations the database lacks (up to `last`, all by default: tests build older schemas), in one
+    /// transaction under an advisory lock (so several nodes
     /// starting at once apply each exactly once), recording each in `pongd_migration`. Applying them again
     /// changes nothing.
-    func migrate() throws(StoreError) {
+    func migrate(upTo last: String? = nil) throws(StoreError) {
+        let wanted = last.flatMap { id in Self.migrations.firstIndex { $0.id == id } }.map { Self.migrations[...$0] }
+            ?? Self.migrations[...]
         try write { transaction throws(StoreError) in
             try transaction.run("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
             try transaction.run("""
@@ -111,7 +132,7 @@ extension PostgresStore {
             let applied = Set(try transaction.all("SELECT id FROM pongd_migration") { row throws(StoreError) in
                 try row.value("id", as: String.self)
             })
-            for migration in Self.migrations where !applied.contains(migration.id) {
+            for migration in wanted where !applied.contains(migration.id) {
                 for statement in migration.statements { try transaction.run(PostgresQuery(unsafeSQL: statement)) }
                 try transaction.run("INSERT INTO pongd_migration (id) VALUES (\(migration.id))")
                 logger.info("applied a store migration", metadata: ["migration": "\(migration.id)"])

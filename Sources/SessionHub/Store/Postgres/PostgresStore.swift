@@ -25,7 +25,12 @@ package final class PostgresStore: HubStore {
 
     /// Connects to the server at `url` and applies the migrations it lacks (`migrate()`), with `readers`
     /// connections for reads besides the writer's. `.io` when the server cannot be reached or refuses the login.
-    package init(url: DatabaseURL, logger: Logger, readers: Int = 3) throws(StoreError) {
+    package convenience init(url: DatabaseURL, logger: Logger, readers: Int = 3) throws(StoreError) {
+        try self.init(url: url, logger: logger, readers: readers, migratingUpTo: nil)
+    }
+
+    /// As `init(url:logger:readers:)`, applying the migrations only up to `last` (tests build older schemas).
+    init(url: DatabaseURL, logger: Logger, readers: Int, migratingUpTo last: String?) throws(StoreError) {
         self.url = url
         var logger = logger
         logger[metadataKey: "store"] = "postgres"
@@ -37,7 +42,7 @@ package final class PostgresStore: HubStore {
         self.readers = (1...max(1, readers)).map {
             PostgresLink(id: $0, configuration: configuration, eventLoop: eventLoop, logger: logger)
         }
-        try migrate()
+        try migrate(upTo: last)
     }
 
     deinit {
