@@ -57,6 +57,7 @@ package final class SessionHub: Sendable {
         } else {
             self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
         }
+        logger.info("store opened", metadata: ["store": "\(store.backendDescription)"])
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
