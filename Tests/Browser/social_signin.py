@@ -162,12 +162,12 @@ def click_provider(driver, base, code):
     driver.get(base + "/")
     driver.execute_script("sessionStorage.clear()")
     driver.get(f"{base}/join/{code}")
-    WebDriverWait(driver, 5).until(lambda d: visible(d, "[data-test=code-submit]:not([disabled])")).click()
-    WebDriverWait(driver, 5).until(lambda d: visible(d, "[data-test=auth-social-fake]")).click()
+    WebDriverWait(driver, 15).until(lambda d: visible(d, "[data-test=code-submit]:not([disabled])")).click()
+    WebDriverWait(driver, 15).until(lambda d: visible(d, "[data-test=auth-social-fake]")).click()
 
 
 def social_error(driver):
-    WebDriverWait(driver, 5).until(lambda d: visible(d, "#social-error"))
+    WebDriverWait(driver, 15).until(lambda d: visible(d, "#social-error"))
     return visible(driver, "#social-error").text
 
 
@@ -178,7 +178,7 @@ def run(args, provider, base):
     try:
         started = time.monotonic()
         click_provider(driver, base, code)
-        WebDriverWait(driver, 10).until(lambda d: visible(d, "[data-test=name-input]"))
+        WebDriverWait(driver, 15).until(lambda d: visible(d, "[data-test=name-input]"))
         report["signin_seconds"] = round(time.monotonic() - started, 2)
         check("signin.profile", True, f"the profile step {report['signin_seconds']} s after the first page")
         token = driver.execute_script("return sessionStorage.getItem('pongd.token')")
@@ -190,7 +190,7 @@ def run(args, provider, base):
         check("signin.address", driver.current_url == f"{base}/join/{code}", driver.current_url)
         visible(driver, "[data-test=name-input]").send_keys("Ana")
         visible(driver, "[data-test=profile-submit]").click()
-        allow = WebDriverWait(driver, 10).until(lambda d: visible(d, "[data-test=permissions-allow]"))
+        allow = WebDriverWait(driver, 15).until(lambda d: visible(d, "[data-test=permissions-allow]"))
         lobby = call(base, "GET", f"/sessions/{code}", token=host["token"])
         names = [p.get("name") for p in lobby.get("players", [])]
         check("signin.joined", allow is not None and "Ana" in names,

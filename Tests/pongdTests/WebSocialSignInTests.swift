@@ -7,7 +7,7 @@ import Testing
 /// provider's button leaves for the provider, which sends the ID token back in the fragment of `/auth/callback`, and
 /// the page reaches the profile step signed in and joins the session; a token for another nonce, another state and a cancelled sign-in are
 /// each refused with their message.
-@Suite("social sign-in in headless Chromium", .serialized, .timeLimit(.minutes(2)))
+@Suite("social sign-in in headless Chromium", .serialized, .timeLimit(.minutes(3)))
 struct WebSocialSignInTests {
     static let python = "/usr/bin/python3"
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
