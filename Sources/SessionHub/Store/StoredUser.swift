@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 /// A row of `user`: a signed-up account (email and scrypt hash) or a guest (neither).
 package struct StoredUser: Hashable, Sendable {
