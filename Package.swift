@@ -67,7 +67,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // The web client (docs/WEB.md): plain HTML, CSS and ES modules, served by `HubRouter+Web`.
+            resources: [.copy("WebPages")]
         ),
         .executableTarget(
             name: "pongd",

@@ -80,6 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Code guessing, joins and reverse proxies (docs/SECURITY.md)")
     var access: AccessOptions
 
+    @Option(help: "Serve the web pages from this folder instead of the built-in copy (for editing them; docs/WEB.md).")
+    var webRoot: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -132,6 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.photoThreads = photoThreads
             configuration.photoQueue = photoQueue
             configuration.quotas = try quotaOptions.quotas()
+            configuration.webRoot = webRoot
             configuration.session.helloTimeout = .milliseconds(Int64(limits.helloTimeout * 1000))
             configuration.maxSocketsPerUser = limits.maxSocketsPerUser
             try access.apply(to: &configuration)

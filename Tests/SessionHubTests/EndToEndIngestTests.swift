@@ -38,6 +38,33 @@ extension EndToEndTests {
                 (resume, "/sessions/\(code)/player/\(user)?token=\(token)"))
     }
 
+    @Test("the dashboard gets each player's stream report with its playerId (upload rate, state); the player's own has none")
+    func dashboardStreamReports() async throws {
+        let server = try await HubTestServer.start()
+        let (code, player, phone, dashboard, _) = try await seatedPlayer(on: server)
+        let (packets, preSkip) = try ImpactAudio.opusPackets(ImpactAudio.scene(seconds: 2, onsets: [0.5]))
+        let start = try await server.call("POST", "/streams/start", token: phone.token, json: """
+            {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1,\
+            "preSkip":\(preSkip)}}
+            """)
+        #expect(start.status == 200)
+        for (index, packet) in packets.enumerated() {
+            try await phone.socket.send(binary: TestPhone.frame(
+                kind: 1, codec: 1, sequence: UInt32(index), captureTime: UInt64(index) * 20_000, payload: packet))
+        }
+        let measured: (String) -> Bool = {
+            let message = jsonObject($0)
+            return message["type"] as? String == "stream" && (message["uploadKbps"] as? Double ?? 0) > 0
+        }
+        let atDashboard = jsonObject(await dashboard.next(where: measured))
+        #expect(atDashboard["playerId"] as? String == player)
+        #expect(atDashboard["state"] as? String == "live")
+        let own = jsonObject(await phone.socket.next(where: measured))
+        #expect(own["state"] as? String == "live")
+        #expect(own["playerId"] == nil)
+        try await server.stop()
+    }
+
     @Test("streamed Opus: every bounce reaches the phone and the dashboard, timed to the ms, and is stored")
     func bounces() async throws {
         let server = try await HubTestServer.start()

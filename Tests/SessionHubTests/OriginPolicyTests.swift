@@ -29,6 +29,14 @@ struct OriginPolicyTests {
         #expect(!policy.allows(origin: "https://api.example", host: "api.example"))
     }
 
+    @Test("with --allowed-origin, --public-url's origin (pongd's own pages) is still allowed; the Host's is not")
+    func publicOriginWithAllowedOrigins() {
+        let policy = OriginPolicy(allowedOrigins: ["https://app.example"], publicBaseURL: "https://pong.example")
+        #expect(policy.allows(origin: "https://pong.example", host: "pong.example"))
+        #expect(policy.allows(origin: "https://app.example", host: "pong.example"))
+        #expect(!policy.allows(origin: "https://rebound.example", host: "rebound.example"), "DNS rebinding: Host is no proof")
+    }
+
     @Test("origins are normalised", arguments: [
         ("HTTPS://Pong.Example", "https://pong.example"), ("http://a.example:80", "http://a.example"),
         ("https://a.example:8443/x?y", "https://a.example:8443"),

@@ -121,7 +121,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Noise window before the search region used by the time-domain refinement.
     public var noiseSeconds: Double = 0.004
     /// How far the high-passed signal must clear the local noise RMS to mark the onset.
-    public var onsetNoiseFactor: Float = 4
+    public var onsetNoiseFactor: Float = 3
     /// …and at least this share of the event's peak amplitude (−8 dB): Opus pre-echo, ~11 dB under the edge, is skipped.
     public var onsetPeakShare: Float = 0.4
     /// The rising edge ends (walking back) after this long below the onset level: half a period at 800 Hz.

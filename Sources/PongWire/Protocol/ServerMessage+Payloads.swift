@@ -44,7 +44,8 @@ package struct Bounce: Codable, Hashable, Sendable {
     }
 }
 
-/// `stream {state, resolution, fps, uploadKbps, diagnostics?}` about the player's own stream.
+/// `stream {state, resolution, fps, uploadKbps, diagnostics?}` about the player's own stream; a dashboard gets every
+/// player's, with `playerId`.
 ///
 /// `resolution` (e.g. `"1280x720"`) and `fps` are `null` while unknown or without video; `diagnostics` (texts a
 /// phone can show, e.g. "Check network connection") is left out when there are none.
@@ -62,6 +63,8 @@ package struct StreamReport: Codable, Hashable, Sendable {
     /// Microphone input the phone skipped (its frames' captureTimes jumped past the audio sent), which stream time
     /// skipped too; nil (left out) while there was none.
     package var captureGaps: Gaps?
+    /// Whose stream: set on the copies sent to the session's dashboards, left out on the player's own.
+    package var playerId: PlayerID?
 
     /// `captureGaps {count, ms}`: how many gaps, and their total length in ms (0.1 ms).
     package struct Gaps: Codable, Hashable, Sendable {
@@ -82,7 +85,7 @@ package struct StreamReport: Codable, Hashable, Sendable {
         self.diagnostics = diagnostics
     }
 
-    private enum CodingKeys: String, CodingKey { case state, resolution, fps, uploadKbps, diagnostics, captureGaps }
+    private enum CodingKeys: String, CodingKey { case state, resolution, fps, uploadKbps, diagnostics, captureGaps, playerId }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -92,6 +95,7 @@ package struct StreamReport: Codable, Hashable, Sendable {
         try container.encode(uploadKbps, forKey: .uploadKbps)
         try container.encodeIfPresent(diagnostics, forKey: .diagnostics)
         try container.encodeIfPresent(captureGaps, forKey: .captureGaps)
+        try container.encodeIfPresent(playerId, forKey: .playerId)
     }
 }
 

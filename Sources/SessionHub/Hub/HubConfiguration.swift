@@ -51,6 +51,9 @@ package struct HubConfiguration: Sendable {
     /// The wall clock of session times kept in the store (created, activity, phase changes, the idle check at
     /// start-up); tests inject one to step past the idle timeout without waiting.
     package var wallClock: @Sendable () -> Date = { Date() }
+    /// A folder to serve the web client from (`pongd serve --web-root`, for editing the pages without a rebuild);
+    /// nil: the copy built into the binary's resources (docs/WEB.md).
+    package var webRoot: String?
 
     package init(dataDirectory: String, publicBaseURL: String = "", tokenLifetime: Duration = .seconds(30 * 24 * 3600),
                  session: SessionState.Configuration = SessionState.Configuration(), joinBurst: Double = 10,

@@ -20,6 +20,7 @@ package struct HubRouter: HTTPRouting {
                                                          "http.path": "\(request.path)"])
             return reply.send(.error(.originNotAllowed))
         }
+        if let page = webResponse(request, segments: segments) { return reply.send(page) }
         switch (request.method, segments.count > 0 ? segments[0] : "", segments.count) {
         case ("OPTIONS", _, _):
             reply.send(preflight(origin: origin))

@@ -125,6 +125,9 @@ extension LiveSession {
                     report.captureGaps = .init(count: gaps.count, ms: (Double(gaps.micros) / 100).rounded() / 10)
                 }
                 if let socket = state.seats[player]?.connection { send(.stream(report), to: socket) }
+                // The host's dashboard shows every player's stream: the same report, with whose it is.
+                report.playerId = player
+                for dashboard in state.dashboards { send(.stream(report), to: dashboard) }
                 let actions = state.mediaRateGraded(player, grade)
                 if !actions.isEmpty { perform(actions) }
             }

@@ -2,8 +2,9 @@
 /// `Origin` header. Pure.
 ///
 /// A request without `Origin` (a native app, curl) is always allowed: the header is what a browser adds, and what a
-/// page on another site cannot leave out. With origins given (`pongd serve --allowed-origin`, repeatable) exactly
-/// those are allowed; with none, the server's own: `http(s)://` + the request's `Host`, and `--public-url`'s origin.
+/// page on another site cannot leave out. `--public-url`'s origin (where pongd's own pages are served) is always
+/// allowed; with origins given (`pongd serve --allowed-origin`, repeatable) those too and no other; with none, the
+/// request's own origin as well (`http(s)://` + its `Host`).
 package struct OriginPolicy: Sendable, Hashable {
     /// The configured origins, normalised; empty means same-origin only.
     package let allowed: Set<String>
@@ -19,8 +20,8 @@ package struct OriginPolicy: Sendable, Hashable {
     package func allows(origin: String?, host: String?) -> Bool {
         guard let origin else { return true }
         guard let normalized = Self.origin(of: origin) else { return false }
-        if !allowed.isEmpty { return allowed.contains(normalized) }
         if normalized == publicOrigin { return true }
+        if !allowed.isEmpty { return allowed.contains(normalized) }
         guard let host, !host.isEmpty else { return false }
         return normalized == Self.origin(of: "http://" + host) || normalized == Self.origin(of: "https://" + host)
     }

@@ -39,6 +39,8 @@ package final class SessionHub: Sendable {
     let dummyPasswordHash: DummyPasswordHash
     /// Web origins allowed to upgrade and to get CORS answers.
     let origins: OriginPolicy
+    /// The web client's pages and assets (`GET /`, `/join/{code}`, `/host`, `/assets/…`).
+    let web: WebAssets
     /// Counters and gauges behind `GET /metrics`.
     let metrics = HubMetrics()
     /// Batches bounce events into the store.
@@ -52,6 +54,7 @@ package final class SessionHub: Sendable {
         self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
         self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
+        self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.logger = logger
         self.loginLimiter = NIOLockedValueBox(LoginLimiter(
             addressBurst: configuration.loginBurst, addressPerSecond: configuration.loginsPerSecond,

@@ -27,4 +27,12 @@ extension SessionState {
             }
         }.sorted()
     }
+
+    /// The session's dashboard sockets, in order (they get every player's `stream` report).
+    package var dashboards: [ConnectionID] {
+        sockets.compactMap { id, socket in
+            if case .dashboard = socket { return id }
+            return nil
+        }.sorted()
+    }
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The web client's routes (docs/WEB.md): `GET /` and `GET /join/{code}` (the player's pages), `GET /host` (the
+/// host's), and `GET /assets/{name}`; `HEAD` too. Files come from memory (`WebAssets`), named by one plain path
+/// segment, so no path can reach outside them.
+extension HubRouter {
+    /// What the pages may load and run: their own scripts, styles, images (and photos or camera stills as `data:`
+    /// and `blob:` URLs), the camera preview, and HTTP and WebSocket calls to this origin; nothing inline, no
+    /// frames, no plugins, no other origin.
+    static let pageContentSecurityPolicy = [
+        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
+        "media-src 'self' blob:", "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'",
+        "form-action 'self'", "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    /// The answer to a web client path, or nil when `segments` is no such path (the API routes then).
+    func webResponse(_ request: HTTPRequest, segments: [String]) -> HTTPResponse? {
+        let file: WebAssets.File?
+        switch (segments.first ?? "", segments.count) {
+        case ("", 0), ("join", 2): file = hub.web.pages["index.html"]
+        case ("host", 1): file = hub.web.pages["host.html"]
+        case ("assets", 2): file = hub.web.assets[segments[1]]
+        default: return nil
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .error(.methodNotAllowed(request.method))
+        }
+        guard let file else { return .error(.notFound(request.path)) }
+        let headers = [("ETag", file.etag), ("Cache-Control", "no-cache"),
+                       ("Content-Security-Policy", Self.pageContentSecurityPolicy),
+                       ("Cross-Origin-Opener-Policy", "same-origin"),
+                       ("Permissions-Policy", "camera=(self), microphone=(self), geolocation=()")]
+        if let tags = request.headers["if-none-match"],
+            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
+        {
+            return HTTPResponse(status: 304, contentType: file.contentType, body: [], headers: headers)
+        }
+        return HTTPResponse(status: 200, contentType: file.contentType, body: file.bytes, headers: headers)
+    }
+}
