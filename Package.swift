@@ -36,8 +36,9 @@ let package = Package(
         /// The wire contract (docs/PROTOCOL.md): messages, HTTP bodies, errors, close codes, media frames, limits.
         /// Foundation only, so clients and tools can use it without the server's dependencies.
         .target(name: "PongWire"),
-        /// The client side over NIO: the WebSocket client and a one-request HTTP client (pong-player-sim, tests,
-        /// benchmarks). Never depends on SessionHub, so the simulator does not link the server's store or metrics.
+        /// The client side over NIO: the WebSocket client, a one-request HTTP client and a keep-alive connection
+        /// (pong-player-sim, tests, benchmarks). Never depends on SessionHub, so the simulator does not link the
+        /// server's store or metrics (`.ci/module-deps` checks).
         .target(
             name: "PongClient",
             dependencies: [
@@ -54,8 +55,8 @@ let package = Package(
             name: "SessionHub",
             dependencies: [
                 "BounceDetector",
-                "PongWire",
                 "CAudio",
+                "PongWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

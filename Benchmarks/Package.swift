@@ -57,7 +57,7 @@ let package = Package(
             path: "Benchmarks/Ingest",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        /// A real PongServer on loopback, driven by a small keep-alive NIO HTTP client and PongClient's
+        /// A real PongServer on loopback, driven by PongClient's keep-alive HTTPConnection and its
         /// WebSocketClient (joins/s, lobby fan-out).
         .executableTarget(
             name: "Hub",
