@@ -41,6 +41,17 @@ struct ServeCommand: AsyncParsableCommand {
                 """)
     var allowedOrigins: [String] = []
 
+    @Option(name: .customLong("oidc-provider"),
+            help: ArgumentHelp("""
+                An OpenID Connect provider for POST /auth/social (social sign-in); repeatable. Comma-separated \
+                key=value: id (what clients send as provider, e.g. google), issuer (the tokens' iss; repeatable), \
+                audience (your app's client id; repeatable), jwks (the provider's key set: an https URL, or a file \
+                re-read on refresh), name (the button's text; default from the id). E.g. \
+                id=google,issuer=https://accounts.google.com,issuer=accounts.google.com,audience=ID,\
+                jwks=https://www.googleapis.com/oauth2/v3/certs
+                """, valueName: "spec"))
+    var oidcProviders: [String] = []
+
     @Option(help: "Interface of the metrics listener (GET /metrics); keep it private.")
     var metricsHost = "127.0.0.1"
 
@@ -109,6 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard allowedOrigins.allSatisfy({ OriginPolicy.origin(of: $0) != nil }) else {
                 throw ValidationError("--allowed-origin takes http(s)://host[:port], e.g. https://pong.example")
             }
+            let providers = try Self.providers(oidcProviders)
             guard (1...1_000_000).contains(joinBurst), (0.001...6_000_000).contains(joinsPerMinute) else {
                 throw ValidationError("--join-burst must be 1–1000000 and --joins-per-minute 0.001–6000000")
             }
@@ -126,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
             var configuration = HubConfiguration(dataDirectory: dataDir, publicBaseURL: publicURL, session: session,
                                                  joinBurst: joinBurst, joinsPerSecond: joinsPerMinute / 60)
             configuration.allowedOrigins = allowedOrigins
+            configuration.oidcProviders = providers
             configuration.loginBurst = loginBurst
             configuration.loginsPerSecond = loginsPerMinute / 60
             configuration.accountLoginBurst = accountLoginBurst
@@ -160,6 +173,30 @@ struct ServeCommand: AsyncParsableCommand {
         lifecycle.maximumCancellationDuration = .seconds(2)
         let group = ServiceGroup(configuration: lifecycle)
         try await group.run()
+    }
+}
+
+extension ServeCommand {
+    /// The `--oidc-provider` values parsed; a malformed one, a repeated id or a key set file that cannot be read
+    /// stops the start.
+    static func providers(_ options: [String]) throws -> [OIDCProvider] {
+        var providers: [OIDCProvider] = []
+        for option in options {
+            let provider: OIDCProvider
+            do {
+                provider = try OIDCProvider(option: option)
+            } catch {
+                throw ValidationError("--oidc-provider \(option): \(error)")
+            }
+            guard !providers.contains(where: { $0.id == provider.id }) else {
+                throw ValidationError("--oidc-provider: id \(provider.id) is given twice")
+            }
+            if case .file(let path) = provider.keys, !FileManager.default.isReadableFile(atPath: path) {
+                throw ValidationError("--oidc-provider \(provider.id): cannot read the key set file \(path)")
+            }
+            providers.append(provider)
+        }
+        return providers
     }
 }
 

@@ -24,6 +24,25 @@ struct HTTPBodyLimitTests {
         try await server.stop()
     }
 
+    @Test("the transport's 413 carries an allowed origin's CORS headers (a page can read it), none for another origin")
+    func corsOnTransportAnswers() async throws {
+        let server = try await HubTestServer.start(allowedOrigins: ["https://pong.example"])
+        let port = server.port
+        let answers = try await blocking {
+            try ["https://pong.example", "https://evil.example"].map { origin in
+                let socket = try RawSocket(port: port)
+                try socket.send("POST /users/profile HTTP/1.1\r\nHost: x\r\nOrigin: \(origin)\r\n"
+                    + "Content-Length: 104857600\r\n\r\n")
+                return socket.read(until: "}}", timeout: .seconds(5)).lowercased()
+            }
+        }
+        #expect(answers[0].hasPrefix("http/1.1 413"))
+        #expect(answers[0].contains("access-control-allow-origin: https://pong.example"))
+        #expect(answers[0].contains("access-control-expose-headers: retry-after"))
+        #expect(answers[1].hasPrefix("http/1.1 413") && !answers[1].contains("access-control-allow-origin"))
+        try await server.stop()
+    }
+
     @Test("an endless chunked body gets 413 once 3 MiB have arrived, while the client is still sending")
     func streamed() async throws {
         let server = try await HubTestServer.start()

@@ -13,7 +13,7 @@ struct StoreTests {
         let store = try SessionStore(dataDirectory: folder.path + "/nested/data")
         #expect(store.path == folder.path + "/nested/data/pongd.sqlite")
         #expect(FileManager.default.fileExists(atPath: store.path))
-        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge"])
+        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
         #expect(try store.journalMode() == "wal")
         #expect(try store.foreignKeysEnabled())
     }
@@ -60,12 +60,42 @@ struct StoreTests {
         #expect(try store.user(id: UserID("u2")) == nil)
     }
 
-    @Test("a signed-up user needs an email and a password hash")
-    func registeredNeedsCredentials() throws {
+    @Test("a password hash needs an email; an account of a social sign-in has neither")
+    func passwordNeedsEmail() throws {
         let store = try SessionStore.temporary()
-        let user = StoredUser(id: UserID("u1"), name: "Ana", email: nil, passwordHash: nil, isGuest: false,
+        let user = StoredUser(id: UserID("u1"), name: "Ana", email: nil, passwordHash: "$scrypt$x", isGuest: false,
                               createdAt: F.t0)
         #expect(throws: StoreError.constraint) { try store.createUser(user) }
+        let social = StoredUser(id: UserID("u2"), name: "Bo", email: nil, passwordHash: nil, isGuest: false,
+                                createdAt: F.t0)
+        try store.createUser(social)
+        #expect(try store.user(id: UserID("u2")) == social)
+    }
+
+    @Test("a social identity keeps its account; a verified email links to a signed-up account, never to a guest")
+    func socialAccounts() throws {
+        let store = try SessionStore.temporary()
+        try store.createUser(F.registered("ana", email: "ana@example.com"))
+        func newUser(_ id: String) -> StoredUser {
+            StoredUser(id: UserID(id), name: "New", email: nil, passwordHash: nil, isGuest: false, createdAt: F.t0)
+        }
+        let linked = try store.socialAccount(provider: "google", subject: "g-ana", verifiedEmail: "ana@example.com",
+                                             newUser: newUser("n1"))
+        #expect(linked.user == UserID("ana") && linked.outcome == .linked)
+        #expect(try store.user(id: UserID("n1")) == nil, "no account made when linking")
+        let returning = try store.socialAccount(provider: "google", subject: "g-ana", verifiedEmail: nil,
+                                                newUser: newUser("n2"))
+        #expect(returning.user == UserID("ana") && returning.outcome == .returning)
+        let other = try store.socialAccount(provider: "apple", subject: "g-ana", verifiedEmail: nil, newUser: newUser("n3"))
+        #expect(other.user == UserID("n3") && other.outcome == .created, "a subject is per provider")
+        let withEmail = try store.socialAccount(provider: "apple", subject: "bo", verifiedEmail: "bo@example.com",
+                                                newUser: newUser("n4"))
+        #expect(withEmail.outcome == .created)
+        #expect(try store.user(id: UserID("n4"))?.email == "bo@example.com")
+        #expect(try store.identities(of: UserID("ana")).map(\.provider) == ["google"])
+        // A deleted account takes its identities with it.
+        try store.execute(rawSQL: "DELETE FROM user WHERE id = 'n3'")
+        #expect(try store.identities(of: UserID("n3")).isEmpty)
     }
 
     @Test("dates are kept to the millisecond, so records read back equal")

@@ -22,6 +22,9 @@ extension APIError {
         .outOfOrder("m"), .notReady("m"), .testInProgress, .invalidResumeToken,
         .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
         .tooManyCodeGuesses,
+        // Social sign-in (APIError+Social.swift).
+        .unknownProvider, .invalidIDToken, .idTokenWrongIssuer, .idTokenWrongAudience, .idTokenNotYetValid,
+        .idTokenExpired, .providerUnavailable,
     ] + media
 
     /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,

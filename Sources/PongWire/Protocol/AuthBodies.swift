@@ -50,3 +50,37 @@ package struct AuthResponse: Codable, Hashable, Sendable {
         self.guest = guest
     }
 }
+
+/// `POST /auth/social` body: `{provider, idToken}`.
+package struct SocialSignInRequest: Codable, Hashable, Sendable {
+    /// A provider id of `GET /auth/providers` (`google`).
+    package var provider: String
+    /// The OpenID Connect ID token the provider gave the app (a compact JWS).
+    package var idToken: String
+
+    package init(provider: String, idToken: String) {
+        self.provider = provider
+        self.idToken = idToken
+    }
+}
+
+/// `GET /auth/providers` answer: `{"providers":[{"id":"google","name":"Google"}]}`, empty when none is configured.
+package struct ProvidersResponse: Codable, Hashable, Sendable {
+    /// One sign-in button.
+    package struct Provider: Codable, Hashable, Sendable {
+        /// What `POST /auth/social` takes as `provider`.
+        package var id: String
+        /// What the button shows.
+        package var name: String
+
+        package init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// The configured providers, in button order.
+    package var providers: [Provider]
+
+    package init(providers: [Provider]) { self.providers = providers }
+}

@@ -48,8 +48,11 @@ package struct HubConfiguration: Sendable {
     package var maxSocketsPerUser = 8
     /// Guests per address, live sessions per user, photo bytes per user, the purge of unjoined guests.
     package var quotas = Quotas()
+    /// OpenID Connect providers whose ID tokens `POST /auth/social` accepts (`--oidc-provider`); none by default.
+    package var oidcProviders: [OIDCProvider] = []
     /// The wall clock of session times kept in the store (created, activity, phase changes, the idle check at
-    /// start-up); tests inject one to step past the idle timeout without waiting.
+    /// start-up) and of ID tokens' times (`IDTokenVerifier`); tests inject one to step past the idle timeout or
+    /// an expiry without waiting.
     package var wallClock: @Sendable () -> Date = { Date() }
     /// A folder to serve the web client from (`pongd serve --web-root`, for editing the pages without a rebuild);
     /// nil: the copy built into the binary's resources (docs/WEB.md).

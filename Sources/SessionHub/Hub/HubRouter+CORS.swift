@@ -15,6 +15,12 @@ extension HubRouter {
                 ("Access-Control-Expose-Headers", "Retry-After")]
     }
 
+    /// The CORS headers of the transport's own answers (a 413 while a body streams in): those of a routed answer
+    /// when the origin is allowed, none otherwise (a refused origin's page then cannot read it, as for any answer).
+    package func transportHeaders(origin: String?, host: String?) -> [(String, String)] {
+        hub.origins.allows(origin: origin, host: host) ? corsHeaders(origin: origin) : []
+    }
+
     /// The answer to `OPTIONS` (a CORS preflight, the origin already checked): 204 with the methods and headers
     /// allowed. Without an `Origin` it is a plain 204 with `Allow`.
     func preflight(origin: String?) -> HTTPResponse {

@@ -30,9 +30,8 @@ extension HubRouter {
             configuration: hub.configuration.session)
         _ = hub.adopt(state, initialActions: actions)
         hub.logger.info("session created", metadata: ["session.code": "\(code)", "user.id": "\(token.userId)"])
-        let base = hub.configuration.publicBaseURL
         return try json(201, CreateSessionResponse(
-            code: code.value, displayCode: code.displayCode, joinURL: "\(base)/join/\(code.value)",
+            code: code.value, displayCode: code.displayCode, joinURL: hub.joinURL(for: code),
             hostToken: issue(token.userId, .host)))
     }
 

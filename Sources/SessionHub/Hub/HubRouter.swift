@@ -32,6 +32,10 @@ package struct HubRouter: HTTPRouting {
             logIn(request, reply: reply)
         case ("POST", "auth", 2) where segments[1] == "guest":
             guest(request, reply: reply)
+        case ("POST", "auth", 2) where segments[1] == "social":
+            socialSignIn(request, reply: reply)
+        case ("GET", "auth", 2) where segments[1] == "providers":
+            reply.send(providers())
         case ("POST", "users", 2) where segments[1] == "profile":
             updateProfile(request, reply: reply)
         case ("GET", "users", 2) where segments[1] == "me":
@@ -42,6 +46,8 @@ package struct HubRouter: HTTPRouting {
             onWorker(reply) { () throws(APIError) in try createSession(request) }
         case ("GET", "sessions", 2):
             lobby(code: segments[1], request: request, reply: reply)
+        case ("GET", "sessions", 3) where segments[2] == "qr.svg":
+            qrCode(code: segments[1], request: request, reply: reply)
         case ("POST", "sessions", 3) where segments[2] == "join":
             join(code: segments[1], request: request, reply: reply)
         case ("POST", "sessions", 3) where segments[2] == "start" || segments[2] == "end":

@@ -47,6 +47,8 @@ package final class SessionHub: Sendable {
     let events: EventWriter
     /// Guests per address, live sessions per user (and the user → sessions index), photo bytes per user.
     let quotas: QuotaLedger
+    /// The OpenID Connect providers of `POST /auth/social`.
+    let social: SocialSignIn
 
     /// Opens the store in the data directory, loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -76,8 +78,10 @@ package final class SessionHub: Sendable {
             capacity: configuration.sessionJoinBurst, perSecond: configuration.sessionJoinsPerSecond))
         self.codeGuesses = NIOLockedValueBox(CodeGuessBudget(burst: configuration.codeGuessBurst,
                                                              perSecond: configuration.codeGuessesPerSecond))
+        self.social = SocialSignIn(providers: configuration.oidcProviders, now: configuration.wallClock, logger: logger)
         try restoreLiveSessions()
         purgeUnjoinedGuestsIfDue()
+        social.preload()
     }
 
     /// The HTTP routes of the contract.

@@ -9,6 +9,7 @@ extension SessionStore {
             // Guests by age, for `purgeUnjoinedGuests` (issue 12: never-joined guests go after a day).
             try db.execute(sql: "CREATE INDEX user_isGuest_createdAt ON user(isGuest, createdAt)")
         }
+        migrator.registerMigration("v3-social-identities") { db in try addSocialIdentities(db) }
         return migrator
     }
 
@@ -73,6 +74,37 @@ extension SessionStore {
             );
             CREATE INDEX event_sessionCode_id ON event(sessionCode, id);
             CREATE INDEX event_playerId ON event(playerId);
+            """)
+    }
+
+    /// v3: social sign-in (issue 14). `identity` maps a provider's subject to its account; `user` is rebuilt (SQLite
+    /// cannot alter a CHECK) so that an account signed up with a provider needs neither a password nor an email:
+    /// the rule is now "a password hash needs an email". GRDB runs migrations with foreign keys off and checks them
+    /// all before committing, so dropping the old table cascades nothing.
+    private static func addSocialIdentities(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE new_user (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                email TEXT UNIQUE COLLATE NOCASE,
+                passwordHash TEXT,
+                isGuest BOOLEAN NOT NULL CHECK (isGuest IN (0, 1)),
+                createdAt INTEGER NOT NULL,
+                CHECK (passwordHash IS NULL OR email IS NOT NULL)
+            );
+            INSERT INTO new_user (id, name, email, passwordHash, isGuest, createdAt)
+                SELECT id, name, email, passwordHash, isGuest, createdAt FROM user;
+            DROP TABLE user;
+            ALTER TABLE new_user RENAME TO user;
+            CREATE INDEX user_isGuest_createdAt ON user(isGuest, createdAt);
+            CREATE TABLE identity (
+                provider TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                userId TEXT NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                createdAt INTEGER NOT NULL,
+                PRIMARY KEY (provider, subject)
+            );
+            CREATE INDEX identity_userId ON identity(userId);
             """)
     }
 }

@@ -3,7 +3,7 @@ import PongWire
 
 extension SessionStore {
     /// Stores a new user. Throws `.duplicateEmail` when another user has the email in any letter case,
-    /// `.duplicateKey` when the id is taken, `.constraint` for a signed-up user without email or password hash.
+    /// `.duplicateKey` when the id is taken, `.constraint` for a password hash without an email.
     package func createUser(_ user: StoredUser) throws(StoreError) {
         try write { db in
             try db.execute(sql: "INSERT INTO user (\(StoredUser.columns)) VALUES (?, ?, ?, ?, ?, ?)",

@@ -6,15 +6,16 @@ import Foundation
 import GRDB
 import PongWire
 
-/// A row of `user`: a signed-up account (email and scrypt hash) or a guest (neither).
+/// A row of `user`: a signed-up account (email and scrypt hash), an account made by a social sign-in (no hash; the
+/// provider's verified email when no other account had it), or a guest (neither).
 package struct StoredUser: Hashable, Sendable {
     /// Primary key.
     package var id: UserID
     /// The name given at signup (guests: whatever the caller chose, e.g. "Guest").
     package var name: String
-    /// Unique, compared case-insensitively; nil for guests.
+    /// Unique, compared case-insensitively; nil for guests (and social accounts without a verified email).
     package var email: String?
-    /// `PasswordHasher`'s stored form; nil for guests.
+    /// `PasswordHasher`'s stored form; nil for guests and social accounts (it needs an email).
     package var passwordHash: String?
     /// Guests are purged when their sessions end.
     package var isGuest: Bool

@@ -116,8 +116,11 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             "client.address": "\(context.channel.remoteAddress?.ipAddress ?? "unknown")",
         ])
         router.transportAnswered(response)
-        // The same security headers as every routed answer (issue 12, item 10).
-        write(response.withSecurityHeaders(), for: request, keepAlive: false, context: context)
+        // The same security headers as every routed answer (issue 12, item 10), and its CORS headers (issue 14).
+        var answer = response.withSecurityHeaders()
+        answer.headers += router.transportHeaders(origin: request.headers.first(name: "origin"),
+                                                  host: request.headers.first(name: "host"))
+        write(answer, for: request, keepAlive: false, context: context)
     }
 
     private func write(_ response: HTTPResponse, for request: HTTPRequestHead, keepAlive: Bool,

@@ -30,10 +30,14 @@ package protocol HTTPRouting: Sendable {
     func respond(to request: HTTPRequest, completion: @escaping @Sendable (HTTPResponse) -> Void)
     /// The transport answered a request itself (a body over the limit, a refused WebSocket upgrade), for metrics.
     func transportAnswered(_ response: HTTPResponse)
+    /// Headers the transport adds to its own answers for a request with these `Origin` and `Host` headers: the
+    /// CORS headers of an allowed origin, so a page of that origin can read a 413 as well as a routed answer.
+    func transportHeaders(origin: String?, host: String?) -> [(String, String)]
 }
 
 extension HTTPRouting {
     package func transportAnswered(_ response: HTTPResponse) {}
+    package func transportHeaders(origin: String?, host: String?) -> [(String, String)] { [] }
 }
 
 /// The built-in routes: `/healthz`. Pure: no sockets, so it is tested without a server.

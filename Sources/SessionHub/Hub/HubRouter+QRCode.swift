@@ -1,0 +1,44 @@
+import PongWire
+
+/// `GET /sessions/{code}/qr.svg`: the session's join URL as a QR code, for the host to show.
+extension HubRouter {
+    /// Seconds a browser or cache may keep a QR image: the image of a code never changes (a code's join URL is
+    /// fixed while `--public-url` is), so an hour is safe.
+    static let qrCodeMaxAge = 3600
+
+    /// Answers with the SVG of the live session's `joinURL`. A malformed code is 400 `invalid_session_code`; an
+    /// unknown or ended one is looked up like every code (`SessionHub.lookUp`): 404 `session_not_found`, counted
+    /// in the address's failed-lookup budget, 429 once it is spent. A bearer token is optional (an `<img>` sends
+    /// none); with the host's or a seated player's, a spent address is let through as for the lobby.
+    func qrCode(code text: String, request: HTTPRequest, reply: Reply) {
+        guard let code = SessionCode(userInput: text) else { return reply.send(.error(.invalidSessionCode)) }
+        let user: UserID?
+        do throws(APIError) {
+            user = request.headers["authorization"] == nil ? nil : try caller(request).userId
+        } catch {
+            return reply.send(.error(error))
+        }
+        hub.lookUp(text, from: request.remoteAddress, user: user) { lookup in
+            guard case .live = lookup else { return reply.send(Self.refusal(lookup)) }
+            let url = hub.joinURL(for: code)
+            // Encoding takes tens of microseconds: off the event loop all the same.
+            hub.worker.async { reply.send(Self.qrCodeResponse(for: url)) }
+        }
+    }
+
+    /// 200 with `url`'s QR code (level M, a 4-module quiet zone) as `image/svg+xml`; 500 if it cannot be encoded
+    /// (a `--public-url` of thousands of bytes).
+    static func qrCodeResponse(for url: String) -> HTTPResponse {
+        guard let symbol = QRCode(encoding: url, errorCorrection: .medium) else { return .error(.internal) }
+        return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(symbol.svg().utf8),
+                            headers: [("Cache-Control", "public, max-age=\(qrCodeMaxAge)"),
+                                      ("Content-Security-Policy", photoContentSecurityPolicy)])
+    }
+}
+
+extension SessionHub {
+    /// The link a session's QR code carries and `POST /sessions` answers: `{--public-url}/join/{CODE}`.
+    func joinURL(for code: SessionCode) -> String {
+        "\(configuration.publicBaseURL)/join/\(code.value)"
+    }
+}
