@@ -46,9 +46,12 @@ struct ServeCommand: AsyncParsableCommand {
                 An OpenID Connect provider for POST /auth/social (social sign-in); repeatable. Comma-separated \
                 key=value: id (what clients send as provider, e.g. google), issuer (the tokens' iss; repeatable), \
                 audience (your app's client id; repeatable), jwks (the provider's key set: an https URL, or a file \
-                re-read on refresh), name (the button's text; default from the id). E.g. \
+                re-read on refresh), name (the button's text; default from the id), authorize (the provider's \
+                authorization endpoint: the web pages show a sign-in button for it, with the first audience as \
+                client_id; Google's is https://accounts.google.com/o/oauth2/v2/auth, Apple's \
+                https://appleid.apple.com/auth/authorize). E.g. \
                 id=google,issuer=https://accounts.google.com,issuer=accounts.google.com,audience=ID,\
-                jwks=https://www.googleapis.com/oauth2/v3/certs
+                jwks=https://www.googleapis.com/oauth2/v3/certs,authorize=https://accounts.google.com/o/oauth2/v2/auth
                 """, valueName: "spec"))
     var oidcProviders: [String] = []
 

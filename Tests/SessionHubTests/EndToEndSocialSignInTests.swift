@@ -36,6 +36,45 @@ struct EndToEndSocialSignInTests {
         let listed = try await TestHTTPClient.request(.GET, port: server.port, path: "/auth/providers")
         #expect(listed.status == 200 && listed.body == #"{"providers":[{"id":"test","name":"Test"}]}"#)
         try await server.stop()
+        var web = TestIssuer.provider(.file("/nonexistent/jwks.json"), id: "web")
+        web.audiences = ["web-client", "ios-client"]
+        web.authorizationURL = URL(string: "https://issuer.test/authorize?prompt=login")
+        let withButton = try await HubTestServer.start(configure: {
+            $0.oidcProviders = [web, TestIssuer.provider(.file("/nonexistent/jwks.json"))]
+        })
+        let both = try await withButton.call("GET", "/auth/providers")
+        let providers = try #require(both.body["providers"] as? [[String: String]])
+        #expect(providers == [
+            ["id": "web", "name": "Test", "authorizationURL": "https://issuer.test/authorize?prompt=login",
+             "clientId": "web-client"],
+            ["id": "test", "name": "Test"],
+        ], "the authorization endpoint and the first audience, only for a provider with authorize=")
+        try await withButton.stop()
+    }
+
+    @Test("with a nonce in the body, only a token whose nonce claim is that one signs in (401 invalid_id_token)")
+    func nonce() async throws {
+        let server = try await Self.server()
+        var claims = TestIssuer.claims()
+        claims.nonce = "n-0123456789abcdef"
+        let token = try await TestIssuer.sign(claims)
+        func post(_ body: String) async throws -> (status: Int, body: [String: Any], headers: [String: String]) {
+            try await server.call("POST", "/auth/social", json: body)
+        }
+        let matching = try await post(#"{"provider":"test","idToken":"\#(token)","nonce":"n-0123456789abcdef"}"#)
+        #expect(matching.status == 200 && matching.body["token"] != nil)
+        let other = try await post(#"{"provider":"test","idToken":"\#(token)","nonce":"n-another"}"#)
+        #expect(other.status == 401 && CodingErrors.code(other.body) == "invalid_id_token")
+        #expect(CodingErrors.message(other.body) == APIError.idTokenNonceMismatch.message)
+        let withoutClaim = try await TestIssuer.sign(TestIssuer.claims())
+        let missing = try await post(#"{"provider":"test","idToken":"\#(withoutClaim)","nonce":"n-0123456789abcdef"}"#)
+        #expect(missing.status == 401 && CodingErrors.message(missing.body) == APIError.idTokenNonceMismatch.message,
+                "a token without a nonce claim cannot answer a sign-in that sent one")
+        let noNonce = try await post(#"{"provider":"test","idToken":"\#(token)"}"#)
+        #expect(noNonce.status == 200, "an app that sent no nonce is not asked for one")
+        let wrongType = try await post(#"{"provider":"test","idToken":"\#(token)","nonce":7}"#)
+        #expect(wrongType.status == 400)
+        try await server.stop()
     }
 
     @Test("a valid ID token answers like a login; the same identity gets the same account; the token is a user's")

@@ -197,6 +197,12 @@ struct IDTokenVerifierTests {
         #expect(try OIDCProvider(option: "id=acme,issuer=i,audience=a,jwks=k.json").name == "Acme")
         #expect(try OIDCProvider(option: "id=x,issuer=i,audience=a,jwks=http://localhost:8/k").keys
                 == .url(URL(string: "http://localhost:8/k")!))
+        #expect(google.authorizationURL == nil, "no authorize=: no button on the pages")
+        let apple = try OIDCProvider(option: "id=apple,issuer=https://appleid.apple.com,audience=com.example.web,"
+            + "jwks=https://appleid.apple.com/auth/keys,authorize=https://appleid.apple.com/auth/authorize")
+        #expect(apple.authorizationURL == URL(string: "https://appleid.apple.com/auth/authorize")!)
+        #expect(try OIDCProvider(option: "id=x,issuer=i,audience=a,jwks=k,authorize=http://127.0.0.1:9/authorize")
+                .authorizationURL == URL(string: "http://127.0.0.1:9/authorize")!)
         let mistakes = [
             "issuer=i,audience=a,jwks=k": "id must be",
             "id=Google,issuer=i,audience=a,jwks=k": "id must be",
@@ -209,6 +215,9 @@ struct IDTokenVerifierTests {
             "id=g,issuer=i,audience=a,jwks=k,colour=red": "unknown key",
             "id=g,issuer,audience=a,jwks=k": "not key=value",
             "id=g,issuer=,audience=a,jwks=k": "issuer is empty",
+            "id=g,issuer=i,audience=a,jwks=k,authorize=http://example.com/auth": "loopback",
+            "id=g,issuer=i,audience=a,jwks=k,authorize=/auth": "not a URL",
+            "id=g,issuer=i,audience=a,jwks=k,authorize=https://a.test/x,authorize=https://b.test/x": "more than once",
         ]
         for (option, expected) in mistakes {
             do {

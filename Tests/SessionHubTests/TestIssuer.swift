@@ -81,11 +81,12 @@ struct TestIssuer: Sendable {
         var email: String?
         var emailVerified: Verified?
         var name: String?
+        var nonce: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}
 
         private enum Keys: String, CodingKey {
-            case iss, sub, aud, exp, iat, nbf, email, name
+            case iss, sub, aud, exp, iat, nbf, email, name, nonce
             case emailVerified = "email_verified"
         }
 
@@ -108,6 +109,7 @@ struct TestIssuer: Sendable {
             case nil: break
             }
             try container.encodeIfPresent(name, forKey: .name)
+            try container.encodeIfPresent(nonce, forKey: .nonce)
         }
 
         init(iss: String?, sub: String?, aud: Audience?, exp: Date?, iat: Date?) {

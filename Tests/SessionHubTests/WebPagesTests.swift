@@ -6,10 +6,11 @@ import Testing
 /// the folder.
 @Suite("Web pages", .serialized, .timeLimit(.minutes(1)))
 struct WebPagesTests {
-    @Test("/, /join/{code} and /host are the pages: HTML, a strict CSP, nosniff, an ETag, no-cache")
+    @Test("/, /join/{code}, /auth/callback and /host are the pages: HTML, a strict CSP, nosniff, an ETag, no-cache")
     func pages() async throws {
         let server = try await HubTestServer.start()
-        for (path, hook) in [("/", "code-input"), ("/join/ABC234", "code-input"), ("/host", "host-create")] {
+        for (path, hook) in [("/", "code-input"), ("/join/ABC234", "code-input"), ("/auth/callback", "code-input"),
+                             ("/host", "host-create")] {
             let page = try await TestHTTPClient.request(.GET, port: server.port, path: path)
             #expect(page.status == 200, "\(path)")
             #expect(page.headers["content-type"].first == "text/html; charset=utf-8")

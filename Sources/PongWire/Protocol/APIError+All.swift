@@ -24,7 +24,7 @@ extension APIError {
         .tooManyCodeGuesses,
         // Social sign-in (APIError+Social.swift).
         .unknownProvider, .invalidIDToken, .idTokenWrongIssuer, .idTokenWrongAudience, .idTokenNotYetValid,
-        .idTokenExpired, .providerUnavailable,
+        .idTokenNonceMismatch, .idTokenExpired, .providerUnavailable,
     ] + media
 
     /// The errors only a binary frame gets: the frame's own (`MediaFrameError`), a frame for a track not started,

@@ -16,6 +16,9 @@ extension APIError {
     /// The ID token's `iat` or `nbf` is in the future.
     package static let idTokenNotYetValid = APIError(
         status: 401, code: "invalid_id_token", message: "This sign-in is not valid yet. Check the device's clock")
+    /// The body's `nonce` is not the ID token's `nonce` claim (a token of another sign-in, replayed).
+    package static let idTokenNonceMismatch = APIError(
+        status: 401, code: "invalid_id_token", message: "This sign-in's nonce does not match. Please sign in again")
     /// The ID token's `exp` has passed.
     package static let idTokenExpired = APIError(
         status: 401, code: "id_token_expired", message: "This sign-in has expired. Please sign in again")

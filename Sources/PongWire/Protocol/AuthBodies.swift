@@ -51,20 +51,24 @@ package struct AuthResponse: Codable, Hashable, Sendable {
     }
 }
 
-/// `POST /auth/social` body: `{provider, idToken}`.
+/// `POST /auth/social` body: `{provider, idToken, nonce?}`.
 package struct SocialSignInRequest: Codable, Hashable, Sendable {
     /// A provider id of `GET /auth/providers` (`google`).
     package var provider: String
     /// The OpenID Connect ID token the provider gave the app (a compact JWS).
     package var idToken: String
+    /// The `nonce` the client sent to the authorization endpoint; when given, the token's `nonce` claim must be it.
+    package var nonce: String?
 
-    package init(provider: String, idToken: String) {
+    package init(provider: String, idToken: String, nonce: String? = nil) {
         self.provider = provider
         self.idToken = idToken
+        self.nonce = nonce
     }
 }
 
-/// `GET /auth/providers` answer: `{"providers":[{"id":"google","name":"Google"}]}`, empty when none is configured.
+/// `GET /auth/providers` answer: `{"providers":[{"id":"google","name":"Google"}]}`, empty when none is configured;
+/// a provider with an authorization endpoint also has `authorizationURL` and `clientId`.
 package struct ProvidersResponse: Codable, Hashable, Sendable {
     /// One sign-in button.
     package struct Provider: Codable, Hashable, Sendable {
@@ -72,10 +76,16 @@ package struct ProvidersResponse: Codable, Hashable, Sendable {
         package var id: String
         /// What the button shows.
         package var name: String
+        /// Where a web page sends the person to sign in (`authorize=`); absent when not configured.
+        package var authorizationURL: String?
+        /// The `client_id` a web page asks for (the provider's first audience); with `authorizationURL` only.
+        package var clientId: String?
 
-        package init(id: String, name: String) {
+        package init(id: String, name: String, authorizationURL: String? = nil, clientId: String? = nil) {
             self.id = id
             self.name = name
+            self.authorizationURL = authorizationURL
+            self.clientId = clientId
         }
     }
 

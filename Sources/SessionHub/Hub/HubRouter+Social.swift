@@ -4,11 +4,14 @@ import PongWire
 /// Social sign-in (`POST /auth/social`) and the providers a page may offer (`GET /auth/providers`).
 extension HubRouter {
     func providers() -> HTTPResponse {
-        let list = hub.social.providers.map { ProvidersResponse.Provider(id: $0.id, name: $0.name) }
+        let list = hub.social.providers.map {
+            ProvidersResponse.Provider(id: $0.id, name: $0.name, authorizationURL: $0.authorizationURL?.absoluteString,
+                                       clientId: $0.authorizationURL == nil ? nil : $0.audiences.first)
+        }
         return (try? json(200, ProvidersResponse(providers: list))) ?? .error(.internal)
     }
 
-    /// Verifies the ID token (`IDTokenVerifier`) and answers like a login, 200 `{userId, token}`, for the account
+    /// Verifies the ID token (`IDTokenVerifier`; its `nonce` claim must be the body's `nonce` when one is given) and answers like a login, 200 `{userId, token}`, for the account
     /// the identity maps to (`SessionStore.socialAccount`). Limited like logins and signups, per client address.
     func socialSignIn(_ request: HTTPRequest, reply: Reply) {
         let form: SocialSignInRequest
@@ -27,7 +30,8 @@ extension HubRouter {
         let hub = hub
         Task {
             do throws(SocialSignInError) {
-                let identity = try await hub.social.verify(provider: form.provider, token: form.idToken)
+                let identity = try await hub.social.verify(provider: form.provider, token: form.idToken,
+                                                              nonce: form.nonce)
                 onWorker(reply) { () throws(APIError) in try account(of: identity) }
             } catch {
                 hub.logger.info("social sign-in refused", metadata: [

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The web client's routes (docs/WEB.md): `GET /` and `GET /join/{code}` (the player's pages), `GET /host` (the
-/// host's), and `GET /assets/{name}`; `HEAD` too. Files come from memory (`WebAssets`), named by one plain path
+/// The web client's routes (docs/WEB.md): `GET /`, `GET /join/{code}` and `GET /auth/callback` (the player's page;
+/// the last is where social sign-in's providers send the person back), `GET /host` (the host's), and
+/// `GET /assets/{name}`; `HEAD` too. Files come from memory (`WebAssets`), named by one plain path
 /// segment, so no path can reach outside them.
 extension HubRouter {
     /// What the pages may load and run: their own scripts, styles, images (and photos or camera stills as `data:`
@@ -18,6 +19,7 @@ extension HubRouter {
         let file: WebAssets.File?
         switch (segments.first ?? "", segments.count) {
         case ("", 0), ("join", 2): file = hub.web.pages["index.html"]
+        case ("auth", 2) where segments[1] == "callback": file = hub.web.pages["index.html"]
         case ("host", 1): file = hub.web.pages["host.html"]
         case ("assets", 2): file = hub.web.assets[segments[1]]
         default: return nil

@@ -14,9 +14,11 @@ struct IDTokenClaims: JWTPayload {
     /// `true` or `"true"` (Apple sends a string).
     var emailVerified: BoolClaim?
     var name: String?
+    /// What the client sent to the authorization endpoint, echoed by the provider.
+    var nonce: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nbf, email, name
+        case iss, sub, aud, exp, iat, nbf, email, name, nonce
         case emailVerified = "email_verified"
     }
 

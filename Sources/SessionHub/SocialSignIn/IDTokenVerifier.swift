@@ -33,8 +33,9 @@ package struct IDTokenVerifier: Sendable {
         keys = ProviderKeys(source: provider.keys, now: now, logger: logger)
     }
 
-    /// The identity `token` proves, or why it proves none.
-    package func verify(_ token: String) async throws(SocialSignInError) -> VerifiedIdentity {
+    /// The identity `token` proves, or why it proves none. With `nonce` (what the client sent to the authorization
+    /// endpoint), the token's `nonce` claim must equal it: a token issued for another sign-in is refused.
+    package func verify(_ token: String, nonce: String? = nil) async throws(SocialSignInError) -> VerifiedIdentity {
         guard token.utf8.count <= Self.maxTokenBytes else { throw .malformed("over \(Self.maxTokenBytes) bytes") }
         let header = try Self.header(of: token)
         let alg = header.alg ?? "none"
@@ -55,6 +56,7 @@ package struct IDTokenVerifier: Sendable {
             throw .malformed("\(error)")
         }
         try claims.check(issuers: provider.issuers, audiences: provider.audiences, now: now(), leeway: Self.leeway)
+        if let nonce, claims.nonce != nonce { throw .nonceMismatch }
         return VerifiedIdentity(provider: provider.id, subject: claims.sub.value,
                                 verifiedEmail: claims.verifiedEmail, name: claims.name)
     }

@@ -12,13 +12,18 @@ package struct OIDCProvider: Hashable, Sendable {
     package var audiences: [String]
     /// Where the provider's signing keys (its JWKS) are read from.
     package var keys: JWKSSource
+    /// The provider's authorization endpoint, where the web pages send a person to sign in (`authorize=`); without
+    /// it the pages show no button for the provider (an app may still post its tokens).
+    package var authorizationURL: URL?
 
-    package init(id: String, name: String? = nil, issuers: [String], audiences: [String], keys: JWKSSource) {
+    package init(id: String, name: String? = nil, issuers: [String], audiences: [String], keys: JWKSSource,
+                 authorizationURL: URL? = nil) {
         self.id = id
         self.name = name ?? Self.defaultName(of: id)
         self.issuers = issuers
         self.audiences = audiences
         self.keys = keys
+        self.authorizationURL = authorizationURL
     }
 
     /// A wrong `--oidc-provider` value; the text says what is wrong.
@@ -26,7 +31,8 @@ package struct OIDCProvider: Hashable, Sendable {
         package var description: String
     }
 
-    /// Parses `id=google,issuer=https://accounts.google.com,audience=CLIENT_ID,jwks=URL-OR-PATH[,name=Google]`:
+    /// Parses `id=google,issuer=https://accounts.google.com,audience=CLIENT_ID,jwks=URL-OR-PATH[,name=Google]`
+    /// `[,authorize=https://accounts.google.com/o/oauth2/v2/auth]`:
     /// comma-separated `key=value` pairs, `issuer` and `audience` repeatable, the others once.
     package init(option: String) throws(OptionError) {
         var fields: [String: [String]] = [:]
@@ -42,7 +48,7 @@ package struct OIDCProvider: Hashable, Sendable {
             guard !value.isEmpty else { throw OptionError(description: "\(key) is empty") }
             fields[key, default: []].append(value)
         }
-        for key in ["id", "jwks", "name"] where (fields[key]?.count ?? 0) > 1 {
+        for key in ["id", "jwks", "name", "authorize"] where (fields[key]?.count ?? 0) > 1 {
             throw OptionError(description: "\(key) is given more than once")
         }
         guard let id = fields["id"]?.first, id.count <= 32,
@@ -55,10 +61,28 @@ package struct OIDCProvider: Hashable, Sendable {
         if let name, TextRules.visibleText(name, graphemes: 40, bytes: 160) != name {
             throw OptionError(description: "name must be 1–40 visible characters")
         }
-        self.init(id: id, name: name, issuers: issuers, audiences: audiences, keys: try JWKSSource(parsing: jwks))
+        let authorize = try fields["authorize"]?.first.map { (text) throws(OptionError) in
+            try Self.webURL(text, key: "authorize")
+        }
+        self.init(id: id, name: name, issuers: issuers, audiences: audiences, keys: try JWKSSource(parsing: jwks),
+                  authorizationURL: authorize)
     }
 
-    private static let keys: Set<String> = ["id", "name", "issuer", "audience", "jwks"]
+    private static let keys: Set<String> = ["id", "name", "issuer", "audience", "jwks", "authorize"]
+
+    /// An `https` URL, or `http` on the loopback address (a local issuer, tests), without a fragment.
+    static func webURL(_ text: String, key: String) throws(OptionError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+              !host.isEmpty, url.fragment == nil
+        else { throw OptionError(description: "\(key): \"\(text)\" is not a URL") }
+        guard scheme == "https" || (scheme == "http" && loopbackHosts.contains(host)) else {
+            throw OptionError(description: "\(key) takes an https URL (plain http only on the loopback address)")
+        }
+        return url
+    }
+
+    /// The host names of the loopback interface, where plain `http` is allowed.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
     /// Names of the providers people know; any other id is shown with a capital first letter.
     private static let knownNames = ["google": "Google", "apple": "Apple", "microsoft": "Microsoft",
@@ -88,7 +112,7 @@ package enum JWKSSource: Hashable, Sendable {
         guard let url = URL(string: text), let host = url.host?.lowercased(), !host.isEmpty else {
             throw OIDCProvider.OptionError(description: "jwks: \"\(text)\" is not a URL")
         }
-        if url.scheme?.lowercased() == "http", !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
+        if url.scheme?.lowercased() == "http", !OIDCProvider.loopbackHosts.contains(host) {
             throw OIDCProvider.OptionError(description: "jwks: plain http is only allowed on the loopback address")
         }
         self = .url(url)

@@ -24,10 +24,12 @@ package struct SocialSignIn: Sendable {
         }
     }
 
-    /// The identity `token` proves for `provider`.
-    package func verify(provider: String, token: String) async throws(SocialSignInError) -> VerifiedIdentity {
+    /// The identity `token` proves for `provider`; with `nonce`, only a token whose `nonce` claim is that.
+    package func verify(provider: String, token: String, nonce: String? = nil) async throws(SocialSignInError)
+        -> VerifiedIdentity
+    {
         guard let verifier = verifiers[provider] else { throw .unknownProvider(provider) }
-        return try await verifier.verify(token)
+        return try await verifier.verify(token, nonce: nonce)
     }
 
     /// True when `provider` is configured.

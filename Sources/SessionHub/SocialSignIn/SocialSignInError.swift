@@ -21,6 +21,8 @@ package enum SocialSignInError: Error, Hashable, Sendable, CustomStringConvertib
     case expired
     /// `iat` or `nbf` is in the future (beyond the leeway).
     case notYetValid
+    /// The request gave a `nonce` and the token's `nonce` claim is another or missing.
+    case nonceMismatch
     /// The provider's keys have never been loaded (its JWKS URL unreachable since the start); retry in the seconds
     /// given.
     case keysUnavailable(retryAfter: Int)
@@ -34,6 +36,7 @@ package enum SocialSignInError: Error, Hashable, Sendable, CustomStringConvertib
         case .wrongAudience: .idTokenWrongAudience
         case .expired: .idTokenExpired
         case .notYetValid: .idTokenNotYetValid
+        case .nonceMismatch: .idTokenNonceMismatch
         case .keysUnavailable: .providerUnavailable
         }
     }
@@ -49,6 +52,7 @@ package enum SocialSignInError: Error, Hashable, Sendable, CustomStringConvertib
         case .wrongAudience(let audiences): "wrong audience \(audiences)"
         case .expired: "expired"
         case .notYetValid: "issued in the future"
+        case .nonceMismatch: "nonce does not match"
         case .keysUnavailable: "the provider's keys are not loaded"
         }
     }

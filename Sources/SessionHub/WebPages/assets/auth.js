@@ -1,7 +1,9 @@
 // The sign-in screen: log in, sign up, the social providers the server lists (GET /auth/providers), or a guest.
 import { $, api, say } from "./api.js";
+import { startSocialSignIn } from "./social.js";
 
-export function setUpAuth({ signedIn, close }) {
+/** Wires the sign-in screen; `signedIn(token)` continues the journey, `code()` is the session being joined. */
+export function setUpAuth({ signedIn, close, code }) {
   const tabs = { login: [$("tab-login"), $("login-form")], signup: [$("tab-signup"), $("signup-form")] };
   function select(name) {
     for (const [key, [tab, panel]] of Object.entries(tabs)) {
@@ -72,18 +74,29 @@ export function setUpAuth({ signedIn, close }) {
     attempt($("guest"), $("guest-error"), "Joining as guest...", () => api("POST", "/auth/guest", { body: {} }));
   });
 
-  // Apple and Google buttons only for the providers this server is configured with (none: no buttons).
+  // Apple and Google buttons only for the providers this server is configured with an authorization endpoint for
+  // (none: no buttons). A click leaves for the provider, which sends the person back to /auth/callback (social.js).
   api("GET", "/auth/providers").then((answer) => {
-    const providers = (answer && answer.providers) || [];
+    const providers = ((answer && answer.providers) || []).filter((p) => p.authorizationURL && p.clientId);
     const box = $("social-buttons");
     for (const provider of providers) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "outline block";
       button.dataset.provider = provider.id;
+      button.dataset.test = `auth-social-${provider.id}`;
       button.textContent = `Continue with ${provider.name}`;
-      button.addEventListener("click", () => say($("social-error"),
-        `Sign-in with ${provider.name} opens in the ${provider.name} app; in this browser use email or a guest.`));
+      button.addEventListener("click", () => {
+        say($("social-error"), "");
+        button.disabled = true;
+        button.innerHTML = `<span class="spinner" aria-hidden="true"></span> Opening ${provider.name}...`;
+        startSocialSignIn(provider, code());
+      });
+      // Back from the provider by the Back button (the page from the browser's cache): the button works again.
+      window.addEventListener("pageshow", () => {
+        button.disabled = false;
+        button.textContent = `Continue with ${provider.name}`;
+      });
       box.append(button);
     }
     $("social").hidden = providers.length === 0;

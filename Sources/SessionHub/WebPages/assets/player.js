@@ -7,6 +7,7 @@ import { SessionSocket } from "./socket.js";
 import { audioConstraints, canEncode, MediaPipeline, videoSize } from "./media.js";
 import { startConnectionTest } from "./probe.js";
 import { setUpAuth } from "./auth.js";
+import { CALLBACK_PATH, finishSocialSignIn } from "./social.js";
 import { setUpPhoto } from "./photo.js";
 
 const state = {
@@ -112,15 +113,38 @@ function signOut() {
 
 // ---- 2. Sign-in ---------------------------------------------------------------------------------------------
 
-setUpAuth({
-  signedIn: async (token) => {
-    state.token = token;
-    sessionStorage.setItem("pongd.token", token);
-    state.me = await api("GET", "/users/me", { token });
-    showProfile();
-  },
-  close: () => show("join"),
-});
+/** After any sign-in: the account's profile, then the profile step. */
+async function signedIn(token) {
+  state.token = token;
+  sessionStorage.setItem("pongd.token", token);
+  state.me = await api("GET", "/users/me", { token });
+  showProfile();
+}
+
+setUpAuth({ signedIn, close: () => show("join"), code: () => state.code });
+
+/** Back from a provider (/auth/callback): the code joined before leaving, then the profile step, or the sign-in
+ *  screen saying what went wrong. */
+async function returnFromProvider() {
+  show("auth");
+  $("social").hidden = false;
+  say($("social-status"), "Signing in...");
+  const outcome = await finishSocialSignIn();
+  say($("social-status"), "");
+  state.code = outcome.code;
+  codeInput.value = displayCode(outcome.code);
+  codeTyped();
+  if (!outcome.code) {
+    show("join");
+    return say($("code-error"), outcome.error || "");
+  }
+  if (outcome.token) {
+    try { return await signedIn(outcome.token); } catch (error) { outcome.error = error.message; }
+  }
+  show("auth");
+  $("social").hidden = false;
+  say($("social-error"), outcome.error);
+}
 
 // ---- 3. Profile ---------------------------------------------------------------------------------------------
 
@@ -749,6 +773,10 @@ if (deepLink) {
   codeInput.value = decodeURIComponent(deepLink[1]);
 }
 codeTyped();
-show("join");
+if (location.pathname === CALLBACK_PATH) {
+  returnFromProvider();
+} else {
+  show("join");
+}
 window.pongPlayer = state;  // for the browser test's diagnostics
 window.pongMedia = pipeline;
