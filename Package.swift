@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "pongd", targets: ["pongd"]),
         .executable(name: "pong-player-sim", targets: ["pong-player-sim"]),
         .library(name: "BounceDetector", targets: ["BounceDetector"]),
+        .library(name: "PongWire", targets: ["PongWire"]),
+        .library(name: "PongClient", targets: ["PongClient"]),
         .library(name: "SessionHub", targets: ["SessionHub"]),
     ],
     dependencies: [
@@ -40,12 +42,31 @@ let package = Package(
             name: "BounceDetector",
             dependencies: ["CAudio"]
         ),
+        /// The wire contract (docs/PROTOCOL.md): messages, HTTP bodies, errors, close codes, media frames, limits.
+        /// Foundation only, so clients and tools can use it without the server's dependencies.
+        .target(name: "PongWire"),
+        /// The client side over NIO: the WebSocket client, a one-request HTTP client and a keep-alive connection
+        /// (pong-player-sim, tests, benchmarks). Never depends on SessionHub, so the simulator does not link the
+        /// server's store or metrics (`.ci/module-deps` checks).
+        .target(
+            name: "PongClient",
+            dependencies: [
+                "PongWire",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "SessionHub",
             dependencies: [
                 "BounceDetector",
                 "CAudio",
                 "CQRencode",
+                "PongWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -78,7 +99,8 @@ let package = Package(
             name: "pong-player-sim",
             dependencies: [
                 "BounceDetector",
-                "SessionHub",
+                "PongWire",
+                "PongClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -96,6 +118,8 @@ let package = Package(
             name: "SessionHubTests",
             dependencies: [
                 "SessionHub",
+                "PongWire",
+                "PongClient",
                 "BounceDetector",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -115,6 +139,8 @@ let package = Package(
             dependencies: [
                 "pong-player-sim",
                 "SessionHub",
+                "PongWire",
+                "PongClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "FrameParse",
             dependencies: [
-                .product(name: "SessionHub", package: root),
+                .product(name: "PongWire", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FrameParse",
@@ -50,18 +50,20 @@ let package = Package(
             name: "Ingest",
             dependencies: [
                 .product(name: "SessionHub", package: root),
+                .product(name: "PongWire", package: root),
                 .product(name: "BounceDetector", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Ingest",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        /// A real PongServer on loopback, driven by a small NIO HTTP client and SessionHub's WebSocketClient
-        /// (joins/s, lobby fan-out).
+        /// A real PongServer on loopback, driven by PongClient's keep-alive HTTPConnection and its
+        /// WebSocketClient (joins/s, lobby fan-out).
         .executableTarget(
             name: "Hub",
             dependencies: [
                 .product(name: "SessionHub", package: root),
+                .product(name: "PongClient", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

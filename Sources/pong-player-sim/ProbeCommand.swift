@@ -1,7 +1,7 @@
 import ArgumentParser
 import NIOCore
 import NIOPosix
-import SessionHub
+import PongWire
 
 /// `pong-player-sim probe --server URL [--json]`: one guest phone runs the connection test; the server's
 /// `connectionTest` result is the last stdout line (exit 0), or a one-line error on stderr (exit 1).

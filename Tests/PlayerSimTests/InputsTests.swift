@@ -1,4 +1,5 @@
 import Foundation
+@testable import PongClient
 import Testing
 import BounceDetector
 @testable import pong_player_sim

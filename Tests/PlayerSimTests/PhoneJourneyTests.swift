@@ -1,5 +1,5 @@
 import Foundation
-import SessionHub
+import PongWire
 import Testing
 @testable import pong_player_sim
 

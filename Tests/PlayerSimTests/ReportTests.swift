@@ -1,4 +1,4 @@
-import SessionHub
+import PongWire
 import Testing
 @testable import pong_player_sim
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+@testable import PongWire
 import ServiceLifecycle
 @testable import SessionHub
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+@testable import PongWire
 import Testing
 @testable import SessionHub
 

@@ -1,3 +1,4 @@
+@testable import PongWire
 import Testing
 @testable import SessionHub
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import PongWire
 import Testing
 @testable import SessionHub
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SessionHub
+@testable import PongWire
 
 /// Shared values for the journey, session and wire tests.
 enum Fixture {

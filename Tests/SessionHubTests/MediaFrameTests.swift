@@ -1,4 +1,6 @@
 import NIOCore
+@testable import PongClient
+@testable import PongWire
 import Testing
 @testable import SessionHub
 

@@ -1,5 +1,6 @@
 import NIOCore
 @testable import SessionHub
+@testable import PongWire
 
 /// What each fuzzed parser must do with any input (`ParserFuzzTests`): answer with a value or with one of its
 /// documented errors, never trap, and agree with its encoder where it has one. Each check returns nil when the

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+@testable import PongClient
 @testable import SessionHub
 
 /// A TCP listener that answers each connection's upgrade request with bytes a test chose, in one write (one TCP

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@testable import PongWire
 import Testing
 @testable import SessionHub
 

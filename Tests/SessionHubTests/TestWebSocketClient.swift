@@ -1,8 +1,8 @@
 import NIOCore
 import NIOPosix
-import SessionHub
+import PongClient
 
-/// SessionHub's `WebSocketClient` for end-to-end tests: connect, send text or binary, await messages and the close.
+/// PongClient's `WebSocketClient` for end-to-end tests: connect, send text or binary, await messages and the close.
 /// Use it from one task.
 final class TestWebSocketClient {
     /// What arrived, in order.

@@ -1,4 +1,5 @@
 import NIOCore
+@testable import PongClient
 import Testing
 @testable import SessionHub
 

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+@testable import PongClient
 @testable import SessionHub
 
 /// Starts a client to `path` on 127.0.0.1:`port` whose events go to a new recorder.

@@ -1,10 +1,11 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+@testable import PongClient
 import Testing
 @testable import SessionHub
 
-/// SessionHub's `WebSocketClient` against a real server: the order of its events, exactly one `.closed`, and the
+/// PongClient's `WebSocketClient` against a real server: the order of its events, exactly one `.closed`, and the
 /// frames a server sends together with its 101 response (which the client's own upgrade hands to its frame decoder).
 /// Part of the serialized "End to end" suite, as every test that starts a server.
 extension EndToEndTests {

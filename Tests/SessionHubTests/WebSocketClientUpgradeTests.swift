@@ -1,3 +1,4 @@
+@testable import PongClient
 import Testing
 @testable import SessionHub
 

@@ -1,5 +1,5 @@
 import Benchmark
-import SessionHub
+import PongWire
 
 /// `MediaFrame.parse`, the first step of live ingest for every binary WebSocket message a phone sends.
 /// One iteration = one parse of a whole frame (the header is read in place; the payload is not copied).

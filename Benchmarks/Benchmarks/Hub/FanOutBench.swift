@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import NIOCore
 import NIOPosix
+import PongClient
 
 /// Lobby fan-out: one session with `players` seated, connected players (each socket has said `hello`).
 ///

@@ -1,6 +1,7 @@
 import Benchmark
 import NIOCore
 import NIOPosix
+import PongClient
 
 /// `POST /sessions/{code}/join` throughput, and its floor `GET /healthz` over the same client.
 ///

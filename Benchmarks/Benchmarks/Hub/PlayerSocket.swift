@@ -1,5 +1,5 @@
 import NIOCore
-import SessionHub
+import PongClient
 
 /// A player's WebSocket (`/sessions/{code}/player/{userId}?token=…`) for the fan-out benchmark: sends text
 /// frames; every text frame it receives is stamped on the client's event loop and handed to `Arrivals`.

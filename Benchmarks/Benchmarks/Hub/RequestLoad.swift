@@ -1,4 +1,5 @@
 import NIOCore
+import PongClient
 
 /// Loopback source addresses for client connections: 127.0.x.y (x, y in 1…250), each handed out once.
 ///

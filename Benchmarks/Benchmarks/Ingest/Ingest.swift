@@ -1,6 +1,7 @@
 import Benchmark
 import BounceDetector
 import Foundation
+import PongWire
 import SessionHub
 
 /// The cost of one phone's audio on the server, per 20 ms Opus packet: `AudioIngest` (decode, detector, timeline)

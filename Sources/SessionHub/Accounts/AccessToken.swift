@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PongWire
 
 /// What a signed token says: whose it is, what kind, and until when (whole seconds since 1970, UTC).
 ///

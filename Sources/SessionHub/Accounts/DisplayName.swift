@@ -1,3 +1,5 @@
+import PongWire
+
 /// A display name as the lobby and scoreboard show it: 1–20 characters (grapheme clusters, so "👨‍👩‍👧" is one) and at
 /// most 128 UTF-8 bytes after trimming surrounding whitespace, without control characters, line breaks or bidi
 /// controls, and not made only of invisible characters (zero-width, format characters, lone combining marks).

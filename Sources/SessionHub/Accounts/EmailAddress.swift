@@ -1,3 +1,5 @@
+import PongWire
+
 /// An email address in the syntax signup accepts, normalized to lower case for lookups.
 ///
 /// `local@domain`: ASCII only (no internationalized addresses); local part 1–64 characters of letters, digits and

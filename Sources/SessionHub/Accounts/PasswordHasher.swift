@@ -1,5 +1,6 @@
 import _CryptoExtras
 import Crypto
+import PongWire
 
 /// scrypt password hashes (swift-crypto's `KDF.Scrypt`), stored as
 /// `$scrypt$ln=15,r=8,p=1$<salt>$<hash>` with base64url salt (16 random bytes) and hash (32 bytes).

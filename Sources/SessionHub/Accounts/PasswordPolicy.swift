@@ -1,3 +1,5 @@
+import PongWire
+
 /// What a new password must be: at least 10 characters, at most 256 characters and 1024 UTF-8 bytes, and not one of
 /// the common passwords (compared ignoring case, after trimming surrounding whitespace for the comparison only).
 package enum PasswordPolicy {

@@ -1,3 +1,5 @@
+import PongWire
+
 /// A profile photo from `POST /users/profile`: base64 (optionally a `data:image/…;base64,` URL, line breaks
 /// allowed) of a JPEG or PNG of at most 2 MB, at most 4096×4096 pixels and 64 MiB decoded, that really decodes.
 ///

@@ -1,3 +1,5 @@
+import PongWire
+
 /// A checked `POST /auth/signup` body.
 package struct SignupForm: Hashable, Sendable {
     /// Most characters of the full name.

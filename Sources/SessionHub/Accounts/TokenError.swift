@@ -1,3 +1,5 @@
+import PongWire
+
 /// Why a token was refused.
 package struct TokenError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Reason: Hashable, Sendable { case malformed, forged, expired, wrongKind }

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PongWire
 
 /// Issues and verifies HMAC-SHA256 signed tokens (`AccessToken`). Pure: the caller passes `now`.
 package struct TokenSigner: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// The hash an unknown email's login is verified against, so it costs one scrypt too. It is made on a thread of its
 /// own as the server starts (scrypt takes seconds in a debug build): a restart answers without waiting for it, and

@@ -1,3 +1,5 @@
+import PongWire
+
 /// The fixed sets of codes whose counters `HubMetrics` makes up front.
 extension HubMetrics {
     /// Every code a dropped media frame is counted under (`pongd_media_frames_rejected_total`): the media errors,

@@ -1,5 +1,6 @@
 import CoreMetrics
 import NIOConcurrencyHelpers
+import PongWire
 import Prometheus
 
 /// The hub's metrics, created once (swift-metrics over a Prometheus registry of the hub's own, so nothing global is

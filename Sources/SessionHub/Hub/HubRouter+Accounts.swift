@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// Guests, profiles and photos (sign-up and login: `HubRouter+Passwords.swift`).
 extension HubRouter {

@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// Sign-up and login: limited per client address and per account (`LoginLimiter`), and hashed on the password pool
 /// (a `WorkPool`), never on the worker the other endpoints share.

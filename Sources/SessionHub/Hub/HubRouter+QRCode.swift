@@ -1,3 +1,5 @@
+import PongWire
+
 /// `GET /sessions/{code}/qr.svg`: the session's join URL as a QR code, for the host to show.
 extension HubRouter {
     /// Seconds a browser or cache may keep a QR image: the image of a code never changes (a code's join URL is

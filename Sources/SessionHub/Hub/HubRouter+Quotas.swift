@@ -1,3 +1,5 @@
+import PongWire
+
 /// The quotas' checks on the router's paths (docs/SECURITY.md, "Quotas").
 extension HubRouter {
     /// A fresh code claimed for a session `host` creates, in O(1) however many sessions are live: 429

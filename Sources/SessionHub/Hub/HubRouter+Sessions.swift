@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// Creating sessions, the lobby, joins, host controls and stream start.
 extension HubRouter {

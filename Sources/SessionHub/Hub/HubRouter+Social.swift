@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// Social sign-in (`POST /auth/social`) and the providers a page may offer (`GET /auth/providers`).
 extension HubRouter {

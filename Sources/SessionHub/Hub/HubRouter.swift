@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// The HTTP routes of the contract (docs/PROTOCOL.md), on top of the hub.
 ///

@@ -1,6 +1,7 @@
 import BounceDetector
 import Foundation
 import NIOCore
+import PongWire
 
 /// Binary frames from a player's socket: probe filler for the prober; audio decoded and listened to for bounces;
 /// video inspected for its picture size; both metered by the player's `StreamMonitor` once accepted.

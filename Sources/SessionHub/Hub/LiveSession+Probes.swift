@@ -1,4 +1,5 @@
 import Dispatch
+import PongWire
 
 /// Connection tests: one `ConnectionProbe` per player under test, driven on the session's queue.
 extension LiveSession {

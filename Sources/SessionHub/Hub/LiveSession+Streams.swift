@@ -1,5 +1,6 @@
 import BounceDetector
 import Dispatch
+import PongWire
 
 /// `POST /streams/start` and the stream monitor's clock: the tracks a player starts get a `PlayerStreams`, and one
 /// timer per session ticks every monitor (failures, the `stream` report each second) while any stream exists.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import PongWire
 
 /// The owner of one live session: its `SessionState`, its sockets and its timer, all confined to one serial queue.
 ///

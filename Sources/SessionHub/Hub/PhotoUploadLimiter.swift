@@ -1,3 +1,5 @@
+import PongWire
+
 /// Photo bytes allowed per user and per client address, each a `KeyedRateLimiter` whose tokens are bytes. Pure: the
 /// caller passes `now`.
 ///

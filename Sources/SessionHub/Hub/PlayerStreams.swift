@@ -1,5 +1,6 @@
 import BounceDetector
 import Dispatch
+import PongWire
 
 /// What the ingest keeps for one player after `POST /streams/start`: the stream monitor, the audio decoder and
 /// detector, and the video inspection.

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import PongWire
 
 /// The hub's quota state (`HubConfiguration.Quotas`, docs/SECURITY.md "Quotas"): guests per address, the user →
 /// live sessions index, photo bytes per user and address, the guest purge's schedule; each pure part behind its own

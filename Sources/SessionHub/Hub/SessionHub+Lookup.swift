@@ -1,3 +1,5 @@
+import PongWire
+
 /// Looking session codes up for clients under the failed-lookup budget (`CodeGuessBudget`; docs/SECURITY.md,
 /// "Code guessing"). Every path that could tell a live code from a dead one goes through here: the lobby, joins,
 /// host controls, `POST /streams/start` and both sockets.

@@ -1,4 +1,5 @@
 import NIOCore
+import PongWire
 
 /// Sockets: authenticate on open, then hand every message to the session's queue.
 extension SessionHub: WebSocketRoute {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import PongWire
 
 /// The hub behind the phones: accounts, profiles, live sessions and their sockets, over the store.
 ///

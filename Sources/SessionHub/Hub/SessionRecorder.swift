@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// Where a live session's acknowledged changes are written: each call returns once the change is in the store, and
 /// `LiveSession.perform` makes them before it performs the actions that tell anyone about them (a reply, a lobby, a

@@ -1,3 +1,5 @@
+import PongWire
+
 /// Which live sessions each user is in (as host or seat holder) and how many each hosts, so that no request has to
 /// look at every live session: a profile update reaches only its user's sessions, and `POST /sessions` counts the
 /// host's live sessions and checks a new code in O(1). Pure.

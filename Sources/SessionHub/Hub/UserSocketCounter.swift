@@ -1,3 +1,5 @@
+import PongWire
+
 /// Open WebSockets per user, so one account cannot hold hundreds (docs/SECURITY.md). Pure; the hub keeps it under a
 /// lock.
 struct UserSocketCounter: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import BounceDetector
+import PongWire
 
 /// One player's microphone stream: decodes each packet (Opus with libopus, AAC ADTS with libavcodec), conceals lost
 /// Opus packets, feeds the PCM to an `ImpactDetector` and turns its impacts into `bounce` payloads with stream time

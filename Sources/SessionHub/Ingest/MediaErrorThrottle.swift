@@ -1,3 +1,5 @@
+import PongWire
+
 /// Rate-limits the `error` messages that answer binary frames ("media errors": frame errors, `out_of_order` before
 /// `hello`, `stream_not_started`, `codec_mismatch`, `undecodable_media`, `dashboard_read_only`): at most one per `interval` per socket, so a
 /// phone that keeps sending unusable frames is not answered frame for frame. The frames are dropped (and counted in

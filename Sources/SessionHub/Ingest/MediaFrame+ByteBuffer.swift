@@ -1,4 +1,5 @@
 import NIOCore
+import PongWire
 
 // Parsing a WebSocket binary message straight from NIO's buffer, without copying it.
 

@@ -1,3 +1,5 @@
+import PongWire
+
 /// Watches one player's started tracks: `starting` until the first frame, then `live`; `failed` when no frame came
 /// within `startTimeout` of `POST /streams/start` or none for `stallTimeout` while live. A failed track that sends
 /// again is live again. A muted track is never failed (a muted phone may stop sending); its clock restarts when it

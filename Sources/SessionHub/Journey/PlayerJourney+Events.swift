@@ -1,3 +1,5 @@
+import PongWire
+
 extension PlayerJourney {
     /// A journey message from the player's socket. `hello` and `leave` belong to `SessionState` and do nothing here.
     package mutating func received(_ message: ClientMessage, now: ContinuousClock.Instant) -> [Action] {

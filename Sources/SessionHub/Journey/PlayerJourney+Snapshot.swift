@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// What of a journey is kept across a server restart (as JSON in the seat's `journey` column).
 extension PlayerJourney {

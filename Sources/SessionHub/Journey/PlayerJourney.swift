@@ -1,3 +1,5 @@
+import PongWire
+
 /// One player's way through the journey, from joining to ready, as a pure state machine.
 ///
 /// Phases advance in order: `joined` → `profiled` (display name set) → `permissions` (camera and microphone each

@@ -1,3 +1,5 @@
+import PongWire
+
 /// The readiness rules of DESIGN.md ("Readiness"): the server decides, the phone only displays.
 ///
 /// A player can be ready when no check fails: a display name; camera granted and video live, or "join without

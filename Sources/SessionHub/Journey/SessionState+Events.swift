@@ -1,3 +1,5 @@
+import PongWire
+
 extension SessionState {
     /// `POST /sessions/{code}/join` by `user`; `playerId` and `resumeToken` are fresh random values from the
     /// caller, used only for a new seat. A user who has a seat gets it back. The new seat waits for its first

@@ -1,3 +1,5 @@
+import PongWire
+
 extension SessionState {
     /// The snapshot every client sees (`lobby`, `welcome.lobby`, `GET /sessions/{code}`), players in join order.
     package var lobby: LobbySnapshot {

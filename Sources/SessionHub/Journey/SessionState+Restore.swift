@@ -1,4 +1,5 @@
 import Foundation
+import PongWire
 
 /// Bringing a live session back after a restart, from what the store kept.
 extension SessionState {

@@ -1,3 +1,5 @@
+import PongWire
+
 extension SessionState {
     /// A player socket opened for `user` (the transport checked its token). It must say `hello` next.
     package mutating func socketOpened(_ socket: ConnectionID, user: UserID,

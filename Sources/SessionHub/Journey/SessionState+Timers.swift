@@ -1,3 +1,5 @@
+import PongWire
+
 extension SessionState {
     /// The session's timer fired (or the owner checks early): end an idle session, free seats whose grace period
     /// is over, close sockets that did not say `hello` in time (4005), and re-arm the timer at the next deadline.

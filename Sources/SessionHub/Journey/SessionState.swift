@@ -1,3 +1,5 @@
+import PongWire
+
 /// One session as a pure state machine: seats, sockets, host controls, grace periods and idle expiry.
 ///
 /// The owner (the session's serial queue) feeds it events with `now` and performs the returned `Action`s in

@@ -1,3 +1,5 @@
+import PongWire
+
 extension ConnectionProbe {
     /// What the owner must do, in order.
     package enum Action: Hashable, Sendable {

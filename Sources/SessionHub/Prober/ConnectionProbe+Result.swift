@@ -1,3 +1,5 @@
+import PongWire
+
 extension ConnectionProbe {
     /// The test's end: the result from the pongs and the filler, or why there is none.
     ///

@@ -1,3 +1,5 @@
+import PongWire
+
 /// One player's connection test as a pure state machine (DESIGN.md, "Prober"). No clocks, no randomness, no I/O:
 /// the owner (the session's queue) passes `now` into every event and performs the returned actions in order.
 ///

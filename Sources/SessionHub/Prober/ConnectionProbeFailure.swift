@@ -1,3 +1,5 @@
+import PongWire
+
 /// Why a connection test gave no result. The phone is told the code (`report`: `connectionTest {failure, message}`);
 /// the description, with the counts, is for logs.
 package struct ConnectionProbeFailure: Error, Hashable, Sendable, CustomStringConvertible {

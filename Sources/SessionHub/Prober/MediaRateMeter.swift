@@ -1,3 +1,5 @@
+import PongWire
+
 /// A stream's media upload rate over a sliding window, from frame arrivals (DESIGN.md, "Prober": while streaming,
 /// the measured media upload rate keeps the grade current; `stream {uploadKbps, fps}`).
 ///

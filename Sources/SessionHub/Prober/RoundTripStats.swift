@@ -1,3 +1,5 @@
+import PongWire
+
 // Round-trip statistics of a connection test: median, 90th percentile and jitter, in ms.
 
 enum RoundTripStats {

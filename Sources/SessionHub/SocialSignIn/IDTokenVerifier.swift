@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import Logging
+import PongWire
 
 /// What a verified ID token says about its holder.
 package struct VerifiedIdentity: Hashable, Sendable {

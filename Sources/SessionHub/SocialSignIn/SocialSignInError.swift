@@ -1,3 +1,5 @@
+import PongWire
+
 /// Why an ID token was refused. The client sees the `apiError`; the log gets `description` with the detail.
 package enum SocialSignInError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `provider` names no configured provider.

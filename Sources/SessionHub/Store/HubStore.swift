@@ -3,10 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PongWire
 
-/// What `SessionHub` needs of a store: users, social identities, profiles, photos, sessions, seats, events, the guest purge and a
-/// little diagnostics. Two backends keep it: `SessionStore` (one embedded SQLite file, the default) and
-/// `PostgresStore` (`pongd serve --database postgres://…`). Both pass the same tests (`StoreTests*`).
+/// What `SessionHub` needs of a store: users, social identities, profiles, photos, sessions, seats, events, the
+/// guest purge and a little diagnostics. Two backends keep it: `SessionStore` (one embedded SQLite file, the
+/// default) and `PostgresStore` (`pongd serve --database postgres://…`). Both pass the same tests (`StoreTests*`).
 ///
 /// The contract, for every backend:
 /// - Calls are synchronous and may block on disk or network: make them from a session's queue or a worker, never

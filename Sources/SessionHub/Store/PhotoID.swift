@@ -1,3 +1,5 @@
+import PongWire
+
 /// A stored profile photo (`photo.id`, `profile.photoId`).
 package struct PhotoID: StringIdentifier {
     package var rawValue: String

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 // Reading record fields from rows; a value that does not fit its type throws `.corruptData`, never traps.
 extension Row {

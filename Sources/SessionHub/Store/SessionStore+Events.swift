@@ -1,4 +1,5 @@
 import GRDB
+import PongWire
 
 extension SessionStore {
     /// Appends an event (its `id` is ignored) and returns it with the id it got. Throws `.constraint` for an

@@ -1,4 +1,5 @@
 import GRDB
+import PongWire
 
 /// What a social sign-in did to the accounts (logged).
 package enum SocialAccountOutcome: String, Hashable, Sendable {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 extension SessionStore {
     /// Stores a new seat. Throws `.duplicateKey` for a taken player id or resume token, `.constraint` for an

@@ -1,4 +1,5 @@
 import GRDB
+import PongWire
 
 extension SessionStore {
     /// Creates or replaces the user's profile. A `photoId` must name a photo of the same user (else

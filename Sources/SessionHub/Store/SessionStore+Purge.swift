@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PongWire
 
 extension SessionStore {
     /// After a session ended, deletes every guest of it (a seat holder or its host) who has no seat in, and hosts

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 extension SessionStore {
     /// Stores a new session. Throws `.duplicateKey` when a stored session (live or ended) has the code: draw

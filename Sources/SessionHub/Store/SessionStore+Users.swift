@@ -1,4 +1,5 @@
 import GRDB
+import PongWire
 
 extension SessionStore {
     /// Stores a new user. Throws `.duplicateEmail` when another user has the email in any letter case,

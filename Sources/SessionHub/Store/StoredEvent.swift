@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 /// A row of `event`: something that happened in a session (an impact, a join, a start…), in append order.
 package struct StoredEvent: Hashable, Sendable {

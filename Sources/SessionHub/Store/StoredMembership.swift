@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 /// A row of `membership`: one seat in a session, with what a restart needs to restore it.
 package struct StoredMembership: Hashable, Sendable {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 /// A row of `photo`: one profile photo's bytes.
 package struct StoredPhoto: Hashable, Sendable {

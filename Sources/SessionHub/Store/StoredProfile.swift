@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 /// A row of `profile`: what the lobby shows of a user, kept for returning users.
 package struct StoredProfile: Hashable, Sendable {

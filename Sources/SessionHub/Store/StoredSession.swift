@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 /// A row of `session`: one game session's settings and life cycle.
 package struct StoredSession: Hashable, Sendable {

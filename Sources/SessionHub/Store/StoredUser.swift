@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GRDB
+import PongWire
 
 /// A row of `user`: a signed-up account (email and scrypt hash), an account made by a social sign-in (no hash; the
 /// provider's verified email when no other account had it), or a guest (neither).

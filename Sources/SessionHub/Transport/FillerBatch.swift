@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import PongWire
 
 /// Upload-probe filler on one socket, gathered by the transport between two reads' ends (docs/PROTOCOL.md,
 /// "Connection test"). A phone sends filler as fast as its link allows, and a fast link carries tens of thousands of

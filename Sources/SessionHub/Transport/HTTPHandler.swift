@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import PongWire
 
 /// Collects one HTTP/1.1 request at a time, asks the router for the response and writes it.
 ///
@@ -13,7 +14,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     /// Largest accepted request body (a 2 MB photo as base64 plus JSON).
-    static let maxBodyBytes = 3 * 1024 * 1024
+    static let maxBodyBytes = HTTPLimits.maxBodyBytes
     /// How long a connection refused mid-body keeps reading (and dropping) before it closes, so the client sees the
     /// answer instead of a reset.
     static let lingerAfterRefusal: TimeAmount = .seconds(1)

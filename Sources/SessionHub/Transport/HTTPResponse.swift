@@ -1,3 +1,5 @@
+import PongWire
+
 /// A response a route produces: status, content type and body bytes.
 package struct HTTPResponse: Sendable {
     package var status: Int

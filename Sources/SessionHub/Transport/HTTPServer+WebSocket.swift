@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import PongWire
 
 extension HTTPServer {
     /// Upgrades valid requests (`WebSocketUpgradeCheck`) for a WebSocket endpoint path whose origin the route allows

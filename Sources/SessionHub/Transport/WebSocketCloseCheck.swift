@@ -1,4 +1,5 @@
 import NIOCore
+import PongWire
 
 /// The answer to a peer's close frame (RFC 6455 §5.5.1, §7.4): its own code echoed when valid; 1000 for an empty
 /// payload; 1002 for a one-byte payload or a code that may not be sent (999, 1004–1006, 1015, 1016–2999, 5000…);

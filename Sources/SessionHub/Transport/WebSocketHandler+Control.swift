@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import PongWire
 
 /// Control frames, the server's keep-alive pings and the output limit.
 extension WebSocketHandler {

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import PongWire
 
 /// Per-socket WebSocket handling after the upgrade: the text cap and UTF-8 check, flood limits, hand-off of complete
 /// messages to the route, and (WebSocketHandler+Control.swift) control frames, the server's keep-alive pings and the

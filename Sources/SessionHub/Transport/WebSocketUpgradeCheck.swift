@@ -1,4 +1,5 @@
 import NIOHTTP1
+import PongWire
 
 /// Whether an HTTP request that asks for a WebSocket may have one (RFC 6455 §4.2.1), and the answer when it may not:
 /// 405 for a method other than GET, 426 with `Sec-WebSocket-Version: 13` for another version, 400 for a missing

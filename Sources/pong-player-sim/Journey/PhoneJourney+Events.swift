@@ -1,4 +1,4 @@
-import SessionHub
+import PongWire
 
 import Foundation
 

@@ -1,4 +1,4 @@
-import SessionHub
+import PongWire
 
 extension PhoneJourney.HTTPCall {
     /// The request of this call: method, path and JSON body.

@@ -1,4 +1,4 @@
-import SessionHub
+import PongWire
 
 /// One emulated phone's journey, as a pure state machine: events in (HTTP replies, server messages, socket
 /// open/close, timers, the run's chaos and stop), actions out. It reads no clock and touches no socket; the

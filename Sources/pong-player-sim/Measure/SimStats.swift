@@ -1,6 +1,6 @@
 import Histogram
 import NIOConcurrencyHelpers
-import SessionHub
+import PongWire
 
 /// Everything the run measures, shared by all phones' event loops behind a lock. What every packet or bounce
 /// changes is counted per phone (`PhoneStats`) and merged here at the end.

@@ -1,5 +1,6 @@
 import NIOCore
-import SessionHub
+import PongClient
+import PongWire
 
 extension WebSocketClient.Configuration {
     /// A phone's player socket: `path` (with its query) on `server`, from `source` when given; no Nagle, a 10 s

@@ -1,5 +1,6 @@
 import NIOCore
-import SessionHub
+import PongClient
+import PongWire
 
 /// A session's host: a guest account with a name, the session it created, and its start/end controls.
 struct HostSession: Sendable {
@@ -47,7 +48,8 @@ struct HostSession: Sendable {
                                        as: Value.Type) async throws(SimError) -> Value {
         let reply: HTTPClient.Reply
         do {
-            reply = try await HTTPClient.send(method, path, json: json, token: token, to: server, on: loop).get()
+            reply = try await HTTPClient.send(method, path, json: json, token: token, host: server.host,
+                                              port: server.port, on: loop).get()
         } catch {
             stats.countError("http_transport")
             throw .http("\(method) \(path): \(error)")

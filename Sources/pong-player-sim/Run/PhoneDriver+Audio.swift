@@ -1,5 +1,6 @@
 import NIOCore
-import SessionHub
+import PongClient
+import PongWire
 
 /// Real-time audio: each packet is scheduled at an absolute deadline on the phone's loop (no drift).
 ///

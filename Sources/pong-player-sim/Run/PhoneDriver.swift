@@ -1,5 +1,6 @@
 import NIOCore
-import SessionHub
+import PongClient
+import PongWire
 
 import Foundation
 
@@ -92,7 +93,8 @@ final class PhoneDriver: @unchecked Sendable {
         case .http(let call, let token):
             let request = call.request
             HTTPClient.send(request.method, request.path, json: request.json.isEmpty ? nil : request.json,
-                            token: token, to: server, from: settings.sourceAddress(phone: journey.identity.index),
+                            token: token, host: server.host, port: server.port,
+                            from: settings.sourceAddress(phone: journey.identity.index),
                             on: loop)
                 .whenComplete { result in
                     switch result {

@@ -1,4 +1,4 @@
-import SessionHub
+import PongWire
 
 /// What a phone tells the run about itself (called from the phone's event loop; implementations lock).
 protocol PhoneEvents: AnyObject, Sendable {

@@ -1,6 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
-import SessionHub
+import PongWire
 
 /// The run's bookkeeping per session: starts a host's game when all its phones are ready; once every phone has
 /// streamed its `--duration` (phones keep streaming, and so stay ready, until then), stops their audio, waits a

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOPosix
 import Foundation
-import SessionHub
+import PongWire
 
 /// Runs a load run: creates the sessions, starts the phones over the ramp, prints progress, waits for the end,
 /// merges the phones' own counts, scores bounces and returns the measurements.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PongWire
 import PostgresNIO
 
 /// One result row, read by column name; a missing column or a value that does not fit its type throws

@@ -1,3 +1,4 @@
+import PongWire
 import PostgresNIO
 
 extension PostgresStore {
@@ -12,7 +13,7 @@ extension PostgresStore {
     package func appendEvents(_ events: [StoredEvent]) throws(StoreError) {
         guard !events.isEmpty else { return }
         try write { transaction throws(StoreError) in
-            for event in events { try insert(event, in: transaction) }
+            for event in events { _ = try insert(event, in: transaction) }
         }
     }
 

@@ -1,3 +1,4 @@
+import PongWire
 import PostgresNIO
 
 extension PostgresStore {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PostgresNIO
+import PongWire
 
 extension PostgresStore {
     package func createMembership(_ membership: StoredMembership) throws(StoreError) {

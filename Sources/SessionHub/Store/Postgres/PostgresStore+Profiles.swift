@@ -1,4 +1,5 @@
 import NIOCore
+import PongWire
 import PostgresNIO
 
 extension PostgresStore {

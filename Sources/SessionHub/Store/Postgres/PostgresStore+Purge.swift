@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PostgresNIO
+import PongWire
 
 extension PostgresStore {
     @discardableResult

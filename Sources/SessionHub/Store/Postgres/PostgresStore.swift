@@ -62,6 +62,7 @@ package final class PostgresStore: HubStore {
 
     /// Runs `body` in a transaction on the writer connection, after every write called before it; committed when
     /// `body` returns, rolled back when it throws.
+    @discardableResult
     func write<Value>(_ body: (PostgresTransaction) throws(StoreError) -> Value) throws(StoreError) -> Value {
         try writer.withConnection { (connection) throws(StoreError) -> Value in
             let transaction = PostgresTransaction(connection: connection, logger: logger)

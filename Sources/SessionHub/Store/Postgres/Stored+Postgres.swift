@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import NIOCore
+import PongWire
 
 // The records read from PostgreSQL rows (the columns in each record's `columns` order and names).
 

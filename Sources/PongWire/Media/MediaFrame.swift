@@ -4,8 +4,8 @@
 ///
 /// Parsing reads the 14-byte header in place and says where the payload is (`payloadRange`, byte offsets from the
 /// frame's first byte); it copies nothing, allocates nothing, and never traps on what a client sent: every malformed
-/// input is a `MediaFrameError`. Encoding lives in `MediaFrame+Encoding.swift`, NIO `ByteBuffer` entry points in
-/// `MediaFrame+ByteBuffer.swift`.
+/// input is a `MediaFrameError`. Encoding lives in `MediaFrame+Encoding.swift`; NIO `ByteBuffer` entry points are
+/// the server's (parsing, SessionHub) and the client's (writing, PongClient), each in `MediaFrame+ByteBuffer.swift`.
 public struct MediaFrame: Hashable, Sendable {
     /// Bytes before the payload.
     package static let headerBytes = 14

@@ -4,7 +4,7 @@ extension APIError {
     /// One of each error code, with the limits it states (a parameterised message gets a sample argument).
     package static let all: [APIError] = [
         // The transport's own (APIError.swift).
-        .notFound("/x"), .methodNotAllowed("PUT"), .payloadTooLarge(limit: HTTPHandler.maxBodyBytes), .internal,
+        .notFound("/x"), .methodNotAllowed("PUT"), .payloadTooLarge(limit: HTTPLimits.maxBodyBytes), .internal,
         // Reading requests and messages.
         .malformedJSON, .unknownType("x"), .missingField("f"), .invalidField("f"),
         .messageTooLarge(limit: MessageCodec.maxTextFrameBytes),

@@ -2,13 +2,16 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// One keep-alive HTTP/1.1 client connection to 127.0.0.1. Requests are sent one after another (the caller awaits
-/// each reply before the next; no pipelining), optionally from a given local source address.
-final class HTTPConnection: Sendable {
+/// One keep-alive HTTP/1.1 client connection (the Hub benchmark's; `HTTPClient` opens one connection per request).
+/// Requests are sent one after another (the caller awaits each reply before the next; no pipelining), optionally from
+/// a given local source address.
+public final class HTTPConnection: Sendable {
     /// A response: status and the whole body.
-    struct Reply: Sendable {
-        var status: Int
-        var body: ByteBuffer
+    public struct Reply: Sendable {
+        /// Status code.
+        public var status: Int
+        /// The body's bytes.
+        public var body: ByteBuffer
     }
 
     /// What the driving task hands to the channel: the request and where its reply goes.
@@ -19,14 +22,16 @@ final class HTTPConnection: Sendable {
     }
 
     private let channel: any Channel
+    private let host: String
 
-    private init(channel: any Channel) {
+    private init(channel: any Channel, host: String) {
         self.channel = channel
+        self.host = host
     }
 
-    /// Connects to 127.0.0.1:`port`, from `source` when given (see `SourceAddresses`).
-    static func connect(port: Int, from source: SocketAddress? = nil,
-                        group: any EventLoopGroup) async throws -> HTTPConnection {
+    /// Connects to `host`:`port`, from the local address `source` when given.
+    public static func connect(host: String = "127.0.0.1", port: Int, from source: SocketAddress? = nil,
+                               group: any EventLoopGroup) async throws -> HTTPConnection {
         var bootstrap = ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -36,13 +41,14 @@ final class HTTPConnection: Sendable {
                 }
             }
         if let source { bootstrap = bootstrap.bind(to: source) }
-        return HTTPConnection(channel: try await bootstrap.connect(host: "127.0.0.1", port: port).get())
+        return HTTPConnection(channel: try await bootstrap.connect(host: host, port: port).get(), host: host)
     }
 
     /// Sends one request (a JSON body when `json` is given, a bearer token when `token` is) and awaits its reply.
-    func send(_ method: HTTPMethod, _ path: String, token: String? = nil, json: String? = nil) async throws -> Reply {
+    public func send(_ method: HTTPMethod, _ path: String, token: String? = nil,
+                     json: String? = nil) async throws -> Reply {
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
-        head.headers.add(name: "Host", value: "127.0.0.1")
+        head.headers.add(name: "Host", value: host)
         if let token { head.headers.add(name: "Authorization", value: "Bearer \(token)") }
         let body = json.map { ByteBuffer(string: $0) }
         if body != nil { head.headers.add(name: "Content-Type", value: "application/json") }
@@ -56,7 +62,7 @@ final class HTTPConnection: Sendable {
     }
 
     /// Closes the connection (the client closes first, as a phone done with its requests would).
-    func close() async {
+    public func close() async {
         try? await channel.close()
     }
 }

@@ -80,7 +80,17 @@ package struct ProvidersResponse: Codable, Hashable, Sendable {
         package var authorizationURL: String?
         /// The `client_id` a web page asks for (the provider's first audience); with `authorizationURL` only.
         package var clientId: String?
+
+        package init(id: String, name: String, authorizationURL: String? = nil, clientId: String? = nil) {
+            self.id = id
+            self.name = name
+            self.authorizationURL = authorizationURL
+            self.clientId = clientId
+        }
     }
 
+    /// The configured providers, in button order.
     package var providers: [Provider]
+
+    package init(providers: [Provider]) { self.providers = providers }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a phone reconnects (docs/PROTOCOL.md, "Restarts and reconnecting"): after a drop, or a close it may retry
 /// (4005, 4008, 4100–4199), attempt *n* (from 0) waits `min(max(5 s, start), start · 2ⁿ · (1 + u/2))` with `u`
 /// uniform in [0, 1): up to 50 % jitter, so phones dropped together do not come back together. `start` is the delay

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOCore
+import PongWire
 
 extension WebSocketClient {
     /// The client's side of the HTTP/1.1 upgrade (RFC 6455 §4.1), with no I/O: the request it sends, and the response
