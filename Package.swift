@@ -105,6 +105,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // What several test targets share (a free loopback port); not a test target itself.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BounceDetectorTests",
             dependencies: ["BounceDetector"],
@@ -114,6 +116,7 @@ let package = Package(
             name: "SessionHubTests",
             dependencies: [
                 "SessionHub",
+                "TestSupport",
                 "PongWire",
                 "PongClient",
                 "BounceDetector",
@@ -134,6 +137,7 @@ let package = Package(
             name: "PlayerSimTests",
             dependencies: [
                 "pong-player-sim",
+                "TestSupport",
                 "SessionHub",
                 "PongWire",
                 "PongClient",
@@ -143,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "pongdTests",
-            dependencies: ["pongd"]
+            dependencies: ["pongd", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
