@@ -109,6 +109,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        // What several test targets share (a free loopback port); not a test target itself.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BounceDetectorTests",
             dependencies: ["BounceDetector"],
@@ -118,6 +120,7 @@ let package = Package(
             name: "SessionHubTests",
             dependencies: [
                 "SessionHub",
+                "TestSupport",
                 "PongWire",
                 "PongClient",
                 "BounceDetector",
@@ -138,6 +141,7 @@ let package = Package(
             name: "PlayerSimTests",
             dependencies: [
                 "pong-player-sim",
+                "TestSupport",
                 "SessionHub",
                 "PongWire",
                 "PongClient",
@@ -147,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "pongdTests",
-            dependencies: ["pongd"]
+            dependencies: ["pongd", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

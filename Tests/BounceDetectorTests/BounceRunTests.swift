@@ -1,4 +1,3 @@
-@testable import PongWire
 import Testing
 @testable import BounceDetector
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SessionHub
 @testable import pong_player_sim
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ struct SimRestartTests {
     func restart() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-restart-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let port = PongdProcess.freePort()
+        let port = freeLoopbackPort()
         let first = try PongdProcess(port: port, dataDirectory: folder, drainTimeout: 3)
         try await first.waitUntilAnswering()
 
@@ -132,20 +133,4 @@ final class PongdProcess: @unchecked Sendable {
         }
     }
 
-    /// A TCP port free right now on 127.0.0.1.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                _ = bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import SessionHub
@@ -27,7 +28,7 @@ struct BrowserCORSTests {
           .enabled(if: seleniumPython != nil, "/usr/bin/python3 cannot import selenium (Debian: python3-selenium)"),
           .timeLimit(.minutes(2)))
     func journeyFromAnotherOrigin() async throws {
-        let pagePort = ExternalTool.freePort()
+        let pagePort = freeLoopbackPort()
         let allowed = "http://127.0.0.1:\(pagePort)"
         let server = try await HubTestServer.start(allowedOrigins: [allowed], configure: {
             $0.loginBurst = 2

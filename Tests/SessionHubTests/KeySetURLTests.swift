@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -109,7 +110,7 @@ struct KeySetURLTests {
                 return
             }
         }
-        let closed = URL(string: "http://127.0.0.1:\(ExternalTool.freePort())/certs")!
+        let closed = URL(string: "http://127.0.0.1:\(freeLoopbackPort())/certs")!
         let nowhere = IDTokenVerifier(provider: TestIssuer.provider(.url(closed)), now: Date.init,
                                       logger: Logger(label: "test"))
         guard case .keysUnavailable = await IDTokenVerifierTests.refusal(nowhere, try await TestIssuer.sign(TestIssuer.claims()))

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ struct DescriptorLimitTests {
 
     @Test("300 idle connections at a 256-descriptor limit: the server idles, then serves once they time out")
     func noSpin() async throws {
-        let port = ToolRun.freePort()
+        let port = freeLoopbackPort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-fd-\(UUID().uuidString)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

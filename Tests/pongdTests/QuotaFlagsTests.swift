@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -52,7 +53,7 @@ struct QuotaFlagsTests {
 
     @Test("--guest-burst, --max-sessions-per-user and --photo-storage-kib-per-user set the quotas")
     func flagsReachTheServer() async throws {
-        let port = ToolRun.freePort()
+        let port = freeLoopbackPort()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-quota-\(UUID().uuidString)")
         let process = Process()
         process.executableURL = try ToolRun.pongd()

@@ -29,21 +29,4 @@ enum ToolRun {
         }
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "pongd beside \(Bundle.main.bundleURL.path)"])
     }
-
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                _ = bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ struct WebJourneyTests {
                                                  "--out", folder.appendingPathComponent("rally").path])
         try #require(made.status == 0, "\(made.stderr)")
 
-        let port = ToolRun.freePort()
+        let port = freeLoopbackPort()
         let server = Process()
         server.executableURL = try ToolRun.pongd()
         server.arguments = ["serve", "--port", "\(port)", "--metrics-port", "0", "--log-level", "warning",
