@@ -2,6 +2,7 @@ import Foundation
 @testable import PongWire
 import Synchronization
 import Testing
+import TestSupport
 @testable import SessionHub
 
 /// What only the PostgreSQL backend has: its own server, migrations shared by nodes, reconnection, the URL. The
@@ -85,7 +86,7 @@ struct PostgresStoreTests {
         let store = try PostgresStore(url: try DatabaseURL(server.tcpURL(database: name)), logger: StoreBackend.quiet)
         try store.createUser(F.guest("g1"))
         #expect(try store.user(id: UserID("g1")) == F.guest("g1"))
-        let closed = "postgres://pongd@127.0.0.1:\(PostgresTestServer.freePort())/x?sslmode=disable"
+        let closed = "postgres://pongd@127.0.0.1:\(freeLoopbackPort())/x?sslmode=disable"
         let started = ContinuousClock.now
         #expect(throws: StoreError.io) { try PostgresStore(url: try DatabaseURL(closed), logger: StoreBackend.quiet) }
         #expect(ContinuousClock.now - started < .seconds(6))

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +54,7 @@ final class PostgresTestServer: Sendable {
             + UUID().uuidString.prefix(8).lowercased()
         folder = base
         socketFolder = base
-        port = Self.freePort()
+        port = freeLoopbackPort()
         runAs = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "nobody", "--"] : []
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false,
@@ -164,25 +165,6 @@ final class PostgresTestServer: Sendable {
     }
 
     private static let atExitFolder = Mutex<String?>(nil)
-}
-
-extension PostgresTestServer {
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                _ = bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 /// Numbers 1, 2, 3… across threads.
