@@ -13,11 +13,7 @@ extension HubRouter {
     func qrCode(code text: String, request: HTTPRequest, reply: Reply) {
         guard let code = SessionCode(userInput: text) else { return reply.send(.error(.invalidSessionCode)) }
         let user: UserID?
-        do throws(APIError) {
-            user = request.headers["authorization"] == nil ? nil : try caller(request).userId
-        } catch {
-            return reply.send(.error(error))
-        }
+        do throws(APIError) { user = try optionalCaller(request) } catch { return reply.send(.error(error)) }
         hub.lookUp(text, from: request.remoteAddress, user: user) { lookup in
             guard case .live = lookup else { return reply.send(Self.refusal(lookup)) }
             let url = hub.joinURL(for: code)

@@ -39,11 +39,7 @@ extension HubRouter {
     /// `LobbySummary`, without names, photos or player ids. Lookups are budgeted (`SessionHub.lookUp`).
     func lobby(code text: String, request: HTTPRequest, reply: Reply) {
         let user: UserID?
-        do throws(APIError) {
-            user = request.headers["authorization"] == nil ? nil : try caller(request).userId
-        } catch {
-            return reply.send(.error(error))
-        }
+        do throws(APIError) { user = try optionalCaller(request) } catch { return reply.send(.error(error)) }
         hub.lookUp(text, from: request.remoteAddress, user: user) { lookup in
             guard case .live(let live, let member) = lookup else { return reply.send(Self.refusal(lookup)) }
             if member {

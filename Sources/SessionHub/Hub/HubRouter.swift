@@ -123,6 +123,12 @@ package struct HubRouter: HTTPRouting {
         return try hub.authenticate(token, allowing: kinds)
     }
 
+    /// The caller's user id when the request carries a token (which must then be valid), nil when it carries none:
+    /// for the routes anyone may call whose answer says more to a member (the lobby, the QR code).
+    func optionalCaller(_ request: HTTPRequest) throws(APIError) -> UserID? {
+        request.headers["authorization"] == nil ? nil : try caller(request).userId
+    }
+
     /// A JSON response of an encodable body.
     func json(_ status: Int, _ value: some Encodable) throws(APIError) -> HTTPResponse {
         .json(status, try MessageCodec.encodeJSON(value))
