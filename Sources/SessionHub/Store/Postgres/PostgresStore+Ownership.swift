@@ -100,7 +100,7 @@ extension PostgresStore: SessionOwnershipStore {
             let codes = try transaction.all("""
                 UPDATE session SET ownerNode = \(node) WHERE code IN (
                     SELECT s.code FROM session s LEFT JOIN node n ON n.id = s.ownerNode
-                    WHERE s.state != 'ended' AND (\(code?.value) IS NULL OR s.code = \(code?.value))
+                    WHERE s.state != 'ended' AND (\(code?.value)::TEXT IS NULL OR s.code = \(code?.value)::TEXT)
                         AND (s.ownerNode IS NULL OR n.id IS NULL OR n.leaseUntil < \(unescaped: Self.nowMilliseconds))
                     ORDER BY s.code LIMIT \(Int64(limit)))
                 RETURNING code
