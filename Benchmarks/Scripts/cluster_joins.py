@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Joins per second on 1, 2 and 3 pongd nodes sharing one PostgreSQL, against one node on SQLite, in the same run
+(issue 15; BENCHMARKS.md "Several nodes").
+
+    cluster_joins.py PONGD_BINARY [--joins 800] [--workers 16] [--nodes 1,2,3] [--repeat 3]
+
+For each setup (SQLite: one node on its own data folder; PostgreSQL: N nodes on one fresh database of a throwaway
+server, as kill9_durability.py --postgres starts it): hosts create JOINS/8 sessions spread over the nodes, JOINS
+guests get a profile, then WORKERS threads send the JOINS `POST /sessions/{code}/join` calls (8 players a session), each
+to a node in turn, on keep-alive connections, so on N nodes (N-1)/N of the joins arrive on a node that does not own
+the session and are forwarded. Measured: joins answered 200 per second of wall time (best of REPEAT rounds, each on
+new sessions), p50/p99 latency. Every join must answer 200 with the owner's websocketURL.
+
+Prints a JSON summary. The machine is shared: read the ratios between setups of the same run.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kill9_durability import GENEROUS, Postgres, call, expect, free_port  # noqa: E402
+
+QUOTAS = ["--guest-burst", "1000000", "--guests-per-hour", "360000000", "--session-burst", "1000000",
+          "--sessions-per-hour", "360000000"]
+
+
+class Node:
+    def __init__(self, binary, name, work, database=None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        folder = os.path.join(work, name)
+        os.makedirs(folder)
+        command = [binary, "serve", "--port", str(self.port), "--data-dir", folder, "--log-level", "warning"]
+        if database:
+            command += ["--database", database, "--public-url", self.url]
+        self.log = open(os.path.join(work, name + ".log"), "wb")
+        self.proc = subprocess.Popen(command + GENEROUS + QUOTAS, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{name} exited at start-up")
+            try:
+                if call(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError(f"{name} did not start")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+def round_of(nodes, joins, workers):
+    """One round: sessions and guests made, then the joins timed."""
+    sessions = []
+    for i in range(joins // 8):
+        node = nodes[i % len(nodes)]
+        host = expect(call(node.port, "POST", "/auth/guest", {}), 201, "host")
+        created = expect(call(node.port, "POST", "/sessions", {"mode": "rally", "pointsToWin": 11}, host["token"]),
+                         201, "create")
+        sessions.append((created["code"], node.url))
+    players = []
+    for i in range(joins):
+        node = nodes[i % len(nodes)]
+        guest = expect(call(node.port, "POST", "/auth/guest", {}), 201, "guest")
+        expect(call(node.port, "POST", "/users/profile", {"displayName": f"P{i}"}, guest["token"]), 200, "profile")
+        players.append((guest["token"], sessions[i // 8]))
+    latencies, errors, lock = [], [], threading.Lock()
+    next_index = [0]
+
+    def worker(w):
+        connections = {}
+        while True:
+            with lock:
+                i = next_index[0]
+                next_index[0] += 1
+            if i >= len(players):
+                break
+            token, (code, owner) = players[i]
+            node = nodes[(i + w) % len(nodes)]
+            conn = connections.get(node.port) or http.client.HTTPConnection("127.0.0.1", node.port, timeout=30)
+            connections[node.port] = conn
+            started = time.perf_counter()
+            try:
+                conn.request("POST", f"/sessions/{code}/join", headers={"Authorization": "Bearer " + token})
+                response = conn.getresponse()
+                body = json.loads(response.read() or b"null")
+                status = response.status
+            except (OSError, http.client.HTTPException) as error:
+                connections.pop(node.port, None)
+                with lock:
+                    errors.append(repr(error))
+                continue
+            elapsed = time.perf_counter() - started
+            with lock:
+                if status != 200:
+                    errors.append(f"HTTP {status} {body}")
+                elif len(nodes) > 1 and not body["websocketURL"].startswith(owner + "/"):
+                    errors.append(f"websocketURL {body['websocketURL']} not on {owner}")
+                else:
+                    latencies.append(elapsed)
+        for conn in connections.values():
+            conn.close()
+
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(workers)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - began
+    latencies.sort()
+    pick = lambda p: latencies[min(len(latencies) - 1, int(p * (len(latencies) - 1)))] * 1000 if latencies else None
+    return {"joinsPerSecond": len(latencies) / wall, "ok": len(latencies), "errors": len(errors),
+            "firstErrors": errors[:3], "p50ms": pick(0.5), "p99ms": pick(0.99)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("pongd")
+    parser.add_argument("--joins", type=int, default=800)
+    parser.add_argument("--workers", type=int, default=16)
+    parser.add_argument("--nodes", default="1,2,3")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pg-options", help="server settings for pongd's connections, e.g. '-c synchronous_commit=off'")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="pongd-joins-")
+    pg = Postgres(work)
+    results = {}
+    try:
+        setups = [("sqlite", None)] + [(f"postgres-{n}", int(n)) for n in args.nodes.split(",")]
+        for repeat in range(args.repeat):
+            for name, count in setups:
+                if count is None:
+                    nodes = [Node(args.pongd, f"{name}-{repeat}", work)]
+                else:
+                    database = pg.database(f"joins_{count}_{repeat}")
+                    if args.pg_options:
+                        database += "&options=" + urllib.parse.quote(args.pg_options)
+                    nodes = [Node(args.pongd, f"{name}-{repeat}-{i}", work, database) for i in range(count)]
+                try:
+                    result = round_of(nodes, args.joins, args.workers)
+                finally:
+                    for node in nodes:
+                        node.stop()
+                best = results.get(name)
+                if best is None or result["joinsPerSecond"] > best["joinsPerSecond"]:
+                    results[name] = result
+                print(f"{name} round {repeat}: {result['joinsPerSecond']:.0f} joins/s", file=sys.stderr)
+    finally:
+        pg.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    base = results["sqlite"]["joinsPerSecond"]
+    for result in results.values():
+        result["vsSQLite"] = result["joinsPerSecond"] / base
+    print(json.dumps({"joins": args.joins, "workers": args.workers, "results": results}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
