@@ -22,7 +22,7 @@ struct SimRestartTests {
         let (track, labels) = try SimEndToEndTests.clickTrack()
         var settings = PhoneSettings(duration: 20)
         settings.readyTimeout = 60
-        let plan = SimRunner.Plan(server: ServerAddress(host: "127.0.0.1", port: port), sessions: 1,
+        let plan = SimRunner.Plan(servers: [ServerAddress(host: "127.0.0.1", port: port)], sessions: 1,
                                   playersPerSession: 3, track: track, labels: labels, ramp: 0, settings: settings,
                                   signUpEvery: 0, progressEvery: 60, runTag: "rs\(UInt32.random(in: 0...UInt32.max))")
         let runner = SimRunner(plan: plan)
