@@ -118,10 +118,10 @@ final class PongdProcess: @unchecked Sendable {
         return count > 0 && String(decoding: buffer[..<count], as: UTF8.self).hasPrefix("HTTP/1.1 200")
     }
 
-    /// Sends SIGTERM and waits for the exit: its status and the seconds it took.
-    func terminate() async throws -> (status: Int32, seconds: Double) {
+    /// Sends `signal` (SIGTERM: a drain; SIGKILL: a crash) and waits for the exit: its status and the seconds it took.
+    func terminate(signal: Int32 = SIGTERM) async throws -> (status: Int32, seconds: Double) {
         let started = ContinuousClock.now
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, signal)
         let process = process
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
