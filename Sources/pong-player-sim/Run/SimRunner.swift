@@ -105,8 +105,20 @@ struct SimRunner {
     {
         var hosts: [HostSession] = []
         for index in 0..<plan.sessions {
-            let server = plan.servers[ServerSpread.host(session: index, servers: plan.servers.count)]
-            hosts.append(try await HostSession.create(index: index, server: server, on: group.next(), stats: stats))
+            // With several nodes, a host whose node fails it tries the next ones (a node may be down at the start).
+            var attempt = 0
+            while true {
+                let server = RunCoordinator.server(plan.servers, session: index, attempt: attempt)
+                do {
+                    hosts.append(try await HostSession.create(index: index, server: server, on: group.next(),
+                                                              stats: stats))
+                    break
+                } catch {
+                    attempt += 1
+                    if attempt >= plan.servers.count { throw error }
+                    Console.error("host \(index): \(error); trying the next node")
+                }
+            }
         }
         return hosts
     }
