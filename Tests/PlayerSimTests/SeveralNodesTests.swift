@@ -116,6 +116,30 @@ struct SeveralNodesTests {
         #expect(!journey.isLost && journey.welcomedNode == "127.0.0.1:8081")
     }
 
+    @Test("a first socket refused: one node fails the journey, with several the phone asks the next node")
+    func firstSocketRefused() {
+        for nodes in [[Self.nodes[0]], Self.nodes] {
+            var fresh = PhoneJourney(identity: PhoneIdentity.make(index: 0, runTag: "t"), typedCode: "abc-234",
+                                     audio: PhoneJourneyTests.audio, mode: .play, servers: nodes, server: 0)
+            _ = fresh.start(scheduledStart: .seconds(0))
+            _ = fresh.httpReplied(status: 201, body: PhoneJourneyTests.body(#"{"userId":"u","token":"tok"}"#),
+                                  retryAfter: nil, now: .seconds(0))
+            _ = fresh.httpReplied(status: 200, body: PhoneJourneyTests.body(
+                #"{"userId":"u","displayName":"a","photoURL":null,"guest":true}"#), retryAfter: nil, now: .seconds(0))
+            _ = fresh.httpReplied(status: 200, body: PhoneJourneyTests.body(
+                #"{"playerId":"p1","websocketURL":"/sessions/ABC234/player/u1","resumeToken":"r1"}"#),
+                                  retryAfter: nil, now: .seconds(1))
+            let refused = fresh.socketClosed(code: nil, now: .seconds(2))
+            if nodes.count == 1 {
+                #expect(refused == [.finished(.socketRefused("the player socket could not be opened"))])
+            } else {
+                #expect(refused == [.schedule(.retryHTTP, at: .seconds(2.25))])
+                #expect(fresh.timer(.retryHTTP, now: .seconds(2.25)) == [.http(.join(code: "abc-234"), token: "tok")])
+                #expect(fresh.server == 1 && !fresh.isLost, "not a loss: the phone was never connected")
+            }
+        }
+    }
+
     @Test("a phone not back on any node within the failover limit fails, and is counted as lost")
     func failoverLimit() {
         var journey = Self.readyPhone(server: 0, websocketURL: "/sessions/ABC234/player/u1")

@@ -113,7 +113,11 @@ extension PhoneJourney {
             return [.countError("close_\(code)")] + fail(.socketClosed("closed with \(code)"))
         }
         if stopped { return finish() }
-        guard everConnected else { return fail(.socketRefused("the player socket could not be opened")) }
+        // The first socket refused: with one node the journey fails; with several, the phone asks the next node
+        // (the node its join named may have just died), within its ready timeout.
+        guard everConnected || servers.count > 1 else {
+            return fail(.socketRefused("the player socket could not be opened"))
+        }
         // An unexpected drop, a restart, a close it may retry (or a failed reconnect): pause, try again.
         if wasOpen {
             if lostAt == nil { lostAt = now }
@@ -127,7 +131,7 @@ extension PhoneJourney {
         if audioStarted { actions.append(.pauseAudio) }
         if !wasOpen && servers.count > 1 && pendingCall == nil {
             // The node refused the socket or did not answer: ask any node where the seat lives now.
-            if lostAt == nil { lostAt = now }
+            if lostAt == nil && everConnected { lostAt = now }
             return actions + askNextNode(now: now, uniform: uniform, code: code, reason: reason)
         }
         let delay = backoff.nextDelay(code: code, reason: reason, uniform: uniform)
