@@ -67,6 +67,8 @@ let package = Package(
                 "CAudio",
                 "CQRencode",
                 "PongWire",
+                // Several nodes forward calls to a session's owner with the project's HTTP client.
+                "PongClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -15,7 +15,7 @@ extension HubRouter {
         let user: UserID?
         do throws(APIError) { user = try optionalCaller(request) } catch { return reply.send(.error(error)) }
         hub.lookUp(text, from: request.remoteAddress, user: user) { lookup in
-            guard case .live = lookup else { return reply.send(Self.refusal(lookup)) }
+            guard case .live = lookup else { return refuse(lookup, request, reply) }
             let url = hub.joinURL(for: code)
             // Encoding takes tens of microseconds: off the event loop all the same.
             hub.worker.async { reply.send(Self.qrCodeResponse(for: url)) }

@@ -49,17 +49,35 @@ package final class SessionHub: Sendable {
     let quotas: QuotaLedger
     /// The OpenID Connect providers of `POST /auth/social`.
     let social: SocialSignIn
+    /// This node among others on PostgreSQL (leases, owners, handover); nil on one node (SQLite).
+    let cluster: ClusterNode?
+    /// Held while a session is restored from the store, so no code is restored twice.
+    let restoring = NIOLock()
+    /// Set while a drain hands the sessions over: messages from phones are dropped.
+    let handingOver = NIOLockedValueBox(false)
+    /// Sockets whose session is being located in the store (several nodes), with the text they sent meanwhile.
+    let locatingSockets = NIOLockedValueBox<[UInt64: [[UInt8]]]>([:])
 
     /// Opens the store (PostgreSQL at `configuration.database`, else SQLite in the data directory), loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
         self.configuration = configuration
+        let localKey = try TokenKey.load(dataDirectory: configuration.dataDirectory)
         if let database = configuration.database {
-            self.store = try PostgresStore(url: database, logger: logger)
+            let nodeURL = configuration.cluster.nodeURL ?? "http://127.0.0.1:8080"
+            let store = try PostgresStore(url: database, logger: logger, node: nodeURL)
+            let cluster = ClusterNode(id: nodeURL, ownership: store, configuration: configuration.cluster)
+            try cluster.register()
+            self.store = store
+            self.cluster = cluster
+            // Every node signs with the key the first one stored (a node's own key file seeds it).
+            self.signer = TokenSigner(secret: try store.sharedSecret(TokenKey.sharedName, proposed: localKey))
         } else {
             self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
+            self.cluster = nil
+            self.signer = TokenSigner(secret: localKey)
         }
-        logger.info("store opened", metadata: ["store": "\(store.backendDescription)"])
-        self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
+        logger.info("store opened", metadata: ["store": "\(store.backendDescription)",
+                                                "node.id": "\(cluster?.id ?? "single")"])
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.logger = logger
@@ -87,6 +105,7 @@ package final class SessionHub: Sendable {
         try restoreLiveSessions()
         purgeUnjoinedGuestsIfDue()
         social.preload()
+        startCluster()
     }
 
     /// The HTTP routes of the contract.
@@ -110,7 +129,8 @@ package final class SessionHub: Sendable {
         sessions.withLockedValue { Set($0.keys) }
     }
 
-    /// Starts owning a new session.
+    /// Starts owning a new session; when the code is already in memory (restored meanwhile), that session.
+    @discardableResult
     func adopt(_ state: SessionState, initialActions: [SessionState.Action]) -> LiveSession {
         var hasher = Hasher()
         hasher.combine(state.code)
@@ -121,13 +141,15 @@ package final class SessionHub: Sendable {
                                recorder: recorder(for: state.code),
                                onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
                                onDiscard: { [weak self] code in self?.discard(code) })
+        let (existing, count) = sessions.withLockedValue { sessions in
+            if let existing = sessions[state.code] { return (Optional(existing), sessions.count) }
+            sessions[state.code] = live
+            return (nil, sessions.count)
+        }
+        if let existing { return existing }
         quotas.userSessions.withLockedValue { index in
             index.add(host: state.host.userId, of: state.code)
             for seat in state.seats.values { index.add(member: seat.userId, of: state.code) }
-        }
-        let count = sessions.withLockedValue { sessions in
-            sessions[state.code] = live
-            return sessions.count
         }
         metrics.sessions(count)
         live.submit { _, _ in initialActions }
@@ -136,12 +158,7 @@ package final class SessionHub: Sendable {
 
     /// A session ended (its end is already recorded): forget it and drop guest data nobody needs any more.
     private func discard(_ code: SessionCode) {
-        quotas.userSessions.withLockedValue { $0.remove(code) }
-        let count = sessions.withLockedValue { sessions in
-            sessions.removeValue(forKey: code)
-            return sessions.count
-        }
-        metrics.sessions(count)
+        forget(code)
         worker.async { [store, logger] in
             do {
                 _ = try store.purgeGuestData(sessionCode: code)
@@ -150,6 +167,16 @@ package final class SessionHub: Sendable {
             }
         }
         logger.info("session ended", metadata: ["session.code": "\(code)"])
+    }
+
+    /// Stops holding a session in memory (it ended, or another node owns it now).
+    func forget(_ code: SessionCode) {
+        quotas.userSessions.withLockedValue { $0.remove(code) }
+        let count = sessions.withLockedValue { sessions in
+            sessions.removeValue(forKey: code)
+            return sessions.count
+        }
+        metrics.sessions(count)
     }
 
     /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): first the

@@ -20,18 +20,29 @@ package final class PostgresStore: HubStore {
     private let group: MultiThreadedEventLoopGroup
     private let writer: PostgresLink
     private let readers: [PostgresLink]
+    /// Leases and ownership (`SessionOwnershipStore`): a connection of their own, so a lease is never renewed late
+    /// behind a queue of writes.
+    private let control: PostgresLink
+    /// The node this store's new sessions belong to (`createSession` records it as their owner); nil on one node.
+    package let node: String?
     private let nextReader = NIOLockedValueBox(0)
     let logger: Logger
 
     /// Connects to the server at `url` and applies the migrations it lacks (`migrate()`), with `readers`
     /// connections for reads besides the writer's. `.io` when the server cannot be reached or refuses the login.
-    package convenience init(url: DatabaseURL, logger: Logger, readers: Int = 3) throws(StoreError) {
-        try self.init(url: url, logger: logger, readers: readers, migratingUpTo: nil)
+    /// `node`: the node that owns the sessions this store creates (several nodes; nil on one).
+    package convenience init(url: DatabaseURL, logger: Logger, readers: Int = 3, node: String? = nil)
+        throws(StoreError)
+    {
+        try self.init(url: url, logger: logger, readers: readers, migratingUpTo: nil, node: node)
     }
 
     /// As `init(url:logger:readers:)`, applying the migrations only up to `last` (tests build older schemas).
-    init(url: DatabaseURL, logger: Logger, readers: Int, migratingUpTo last: String?) throws(StoreError) {
+    init(url: DatabaseURL, logger: Logger, readers: Int, migratingUpTo last: String?, node: String? = nil)
+        throws(StoreError)
+    {
         self.url = url
+        self.node = node
         var logger = logger
         logger[metadataKey: "store"] = "postgres"
         self.logger = logger
@@ -42,11 +53,13 @@ package final class PostgresStore: HubStore {
         self.readers = (1...max(1, readers)).map {
             PostgresLink(id: $0, configuration: configuration, eventLoop: eventLoop, logger: logger)
         }
+        control = PostgresLink(id: readers + 1, configuration: configuration, eventLoop: eventLoop, logger: logger)
         try migrate(upTo: last)
     }
 
     deinit {
         writer.close()
+        control.close()
         for reader in readers { reader.close() }
         group.shutdownGracefully { _ in }
     }
@@ -57,6 +70,7 @@ package final class PostgresStore: HubStore {
     /// Closes every connection; later calls fail with `.io`.
     package func close() throws(StoreError) {
         writer.close()
+        control.close()
         for reader in readers { reader.close() }
     }
 
@@ -64,7 +78,22 @@ package final class PostgresStore: HubStore {
     /// `body` returns, rolled back when it throws.
     @discardableResult
     func write<Value>(_ body: (PostgresTransaction) throws(StoreError) -> Value) throws(StoreError) -> Value {
-        try writer.withConnection { (connection) throws(StoreError) -> Value in
+        try transaction(on: writer, body)
+    }
+
+    /// Runs `body` in a transaction on the control connection (leases and ownership), beside the writes.
+    @discardableResult
+    func controlTransaction<Value>(_ body: (PostgresTransaction) throws(StoreError) -> Value) throws(StoreError)
+        -> Value
+    {
+        try transaction(on: control, body)
+    }
+
+    /// Runs `body` in a transaction on `link`: committed when it returns, rolled back when it throws.
+    private func transaction<Value>(on link: PostgresLink, _ body: (PostgresTransaction) throws(StoreError) -> Value)
+        throws(StoreError) -> Value
+    {
+        try link.withConnection { (connection) throws(StoreError) -> Value in
             let transaction = PostgresTransaction(connection: connection, logger: logger)
             do throws(StoreError) {
                 try transaction.run("BEGIN")
@@ -75,7 +104,7 @@ package final class PostgresStore: HubStore {
                 do throws(StoreError) {
                     try transaction.run("ROLLBACK")
                 } catch {
-                    writer.discard(connection)
+                    link.discard(connection)
                 }
                 throw error
             }
