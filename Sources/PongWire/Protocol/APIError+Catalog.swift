@@ -77,13 +77,6 @@ extension APIError {
     /// The password pool's queue is full (a burst of logins or signups); `Retry-After: 1`.
     package static let serverBusy = APIError(
         status: 503, code: "server_busy", message: "The server is busy. Try again in a moment")
-    /// The session's owner node cannot be reached, or the session is being adopted by another node; `Retry-After`
-    /// says when to try again (docs/SCALING.md).
-    package static let sessionUnavailable = APIError(
-        status: 503, code: "session_unavailable", message: "This session is moving to another server. Try again in a moment")
-    /// The shared store (PostgreSQL) cannot be reached; `Retry-After` says when to try again.
-    package static let storeUnavailable = APIError(
-        status: 503, code: "store_unavailable", message: "The server cannot reach its database. Try again in a moment")
     /// Login with an unknown email or a wrong password (the same answer for both).
     package static let invalidCredentials = APIError(
         status: 401, code: "invalid_credentials", message: "Wrong email or password")
