@@ -158,7 +158,8 @@ let package = Package(
         ),
         .testTarget(
             name: "pongdTests",
-            dependencies: ["pongd", "TestSupport"]
+            // pong-player-sim: built for SimClusterTests, which runs it against three nodes.
+            dependencies: ["pongd", "pong-player-sim", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
