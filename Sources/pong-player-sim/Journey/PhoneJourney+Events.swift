@@ -20,7 +20,7 @@ extension PhoneJourney {
         pendingCall = nil
         httpBackoff.succeeded()
         unavailableRetries = 0
-        if rejoining, case .join = call { return rejoined(body, now: now) }
+        if rejoining, case .join = call { return rejoined(body) }
         switch step {
         case .authenticating:
             guard let reply = Self.decode(AuthResponse.self, body) else { return badReply(call) }

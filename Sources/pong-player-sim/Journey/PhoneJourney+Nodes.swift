@@ -42,7 +42,7 @@ extension PhoneJourney {
     }
 
     /// The answer to a join made to find the seat again: open the socket it names (and resume there).
-    mutating func rejoined(_ body: [UInt8], now: MonoTime) -> [Action] {
+    mutating func rejoined(_ body: [UInt8]) -> [Action] {
         rejoining = false
         if stopped { return finish() }
         guard let reply = Self.decode(JoinResponse.self, body), let token,
