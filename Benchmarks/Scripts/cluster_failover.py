@@ -18,6 +18,9 @@ Starts a throwaway PostgreSQL server (as kill9_durability.py --postgres does) an
    that socket and resumes with its resume token. Measured: kill to each phone's `welcome` (the failover time).
 3. one surviving node is drained (SIGTERM): its sockets must get 4101 with a surviving node's URL, where the phones
    resume at once (measured: SIGTERM to `welcome`).
+4. PostgreSQL is stopped (immediate shutdown): a live phone's socket goes on (`permissions` answered with
+   `readiness`), a new join is refused at once with 503 `store_unavailable` and `Retry-After`; PostgreSQL is
+   started again: joins work again, and the journey step made during the outage is in the store (psql).
 After each step: every session is live on exactly one node (PostgreSQL's `session.ownerNode`, read with psql, and
 each node's `pongd_live_sessions`), every seat is there once (the lobby, through any node), and every player
 resumed with its own player id.
@@ -151,10 +154,11 @@ class Phone:
 
 
 def owners(pg, database):
-    """session code -> owner node id, for live sessions, read with psql."""
+    """session code -> the owner node's URL, for live sessions, read with psql."""
     out = subprocess.run(pg.run_as + [os.path.join(pg.bin, "psql"), "-h", pg.folder, "-p", str(pg.port), "-U",
                                       "pongd", "-d", database, "-Atc",
-                                      "SELECT code, ownerNode FROM session WHERE state != 'ended' ORDER BY code"],
+                                      "SELECT s.code, n.url FROM session s LEFT JOIN node n ON n.id = s.ownerNode "
+                                      "WHERE s.state != 'ended' ORDER BY s.code"],
                          check=True, capture_output=True, text=True).stdout
     return dict(line.split("|", 1) for line in out.splitlines() if line)
 
@@ -299,6 +303,43 @@ def main():
                 "readyAgainSeconds": {"p50": percentile(handover, 50), "max": max(handover) if handover else None},
                 "perNode": {n.url: sum(1 for o in table.values() if o == n.url) for n in survivors},
             }
+        # 4. PostgreSQL down and back.
+        node = next(n for n in nodes if n.alive)
+        table = owners(pg, database)
+        phone = next(p for p in phones if table.get(p.session["code"]) == node.url)
+        newcomer = expect(call(node.port, "POST", "/auth/guest", {}), 201, "guest before the outage")
+        code = phone.session["code"]
+        pg.stop()
+        time.sleep(args.lease / 4 * 2 + 0.5)  # two renewals: the node knows
+        phone.ws.send({"type": "permissions", "camera": "granted", "microphone": "granted"})
+        answered = phone.ws.wait(lambda m: m.get("type") in ("readiness", "error"), what="readiness in the outage")
+        asked = time.monotonic()
+        status, body = call(node.port, "POST", f"/sessions/{code}/join", token=newcomer["token"], timeout=10)
+        refused_in = time.monotonic() - asked
+        if answered[0] != "text" or answered[1].get("type") != "readiness":
+            failures.append(f"outage: the live phone got {answered}, not readiness")
+        if status != 503 or (body or {}).get("error", {}).get("code", (body or {}).get("code")) != "store_unavailable":
+            failures.append(f"outage: a join got HTTP {status} {body}, not 503 store_unavailable")
+        if refused_in > 1:
+            failures.append(f"outage: the join was refused only after {refused_in:.2f} s")
+        pg._run("pg_ctl", "-D", f"{pg.folder}/data", "-l", f"{pg.folder}/server.log", "-w", "-t", "30",
+                "-o", f"-p {pg.port} -k {pg.folder} -c listen_addresses=127.0.0.1", "start")
+        back_at, rejoined = time.monotonic(), None
+        while time.monotonic() < back_at + 20:
+            status, body = call(node.port, "POST", f"/sessions/{code}/join", token=newcomer["token"], timeout=10)
+            if status == 200:
+                rejoined = time.monotonic() - back_at
+                break
+            time.sleep(0.2)
+        if rejoined is None:
+            failures.append(f"outage: no join within 20 s of PostgreSQL's return (last: HTTP {status} {body})")
+        journey = subprocess.run(pg.run_as + [os.path.join(pg.bin, "psql"), "-h", pg.folder, "-p", str(pg.port), "-U",
+                                              "pongd", "-d", database, "-Atc",
+                                              f"SELECT journey FROM membership WHERE playerId = '{phone.player_id}'"],
+                                 check=True, capture_output=True, text=True).stdout
+        if '"permissions"' not in journey:
+            failures.append(f"outage: the step made meanwhile is not in the store: {journey.strip()}")
+        summary["outage"] = {"joinRefusedInSeconds": refused_in, "joinAgainAfterReturnSeconds": rejoined}
     except Exception as error:  # noqa: BLE001 - reported in the summary
         failures.append(f"could not run: {error!r}")
     finally:

@@ -4,7 +4,8 @@ import Testing
 /// Three `pongd serve` nodes on one PostgreSQL, on real processes (`cluster_failover.py`, issue 15): joins through
 /// any node answer the owner's socket URL, a socket on a non-owner is closed with 4101 and the owner's URL, a node
 /// killed with SIGKILL has its sessions adopted and its phones resumed on the others within 15 s, and a drained node
-/// (SIGTERM) hands its sessions over with 4101. After each step every session is live on exactly one node and every
+/// (SIGTERM) hands its sessions over with 4101, and with PostgreSQL stopped live sockets go on while joins fail fast
+/// (503 `store_unavailable`), the step made meanwhile stored once it is back. After each step every session is live on exactly one node and every
 /// seat is there once.
 @Suite("several nodes on PostgreSQL", .serialized)
 struct ClusterFailoverTests {
@@ -31,6 +32,10 @@ struct ClusterFailoverTests {
         #expect((failover["phones"] as? Int ?? 0) >= 3)
         let drain = try #require(summary["drain"] as? [String: Any], "\(summary)")
         #expect(drain["exitStatus"] as? Int == 0)
+        // PostgreSQL stopped: joins refused at once (503 store_unavailable), live sockets answered; back: joins again.
+        let outage = try #require(summary["outage"] as? [String: Any], "\(summary)")
+        #expect((outage["joinRefusedInSeconds"] as? Double ?? 99) < 1, "\(outage)")
+        #expect(outage["joinAgainAfterReturnSeconds"] as? Double != nil, "\(outage)")
         #expect(run.status == 0, "\(run.stderr)")
     }
 }

@@ -6,8 +6,10 @@ import PongWire
 /// decide who owns a session. `SessionHub+Cluster` drives it; docs/SCALING.md explains the design.
 /// `@unchecked`: the timer (not Sendable) is only touched under its lock.
 package final class ClusterNode: @unchecked Sendable {
-    /// The node's id and URL (an origin: `http://HOST:PORT`).
+    /// The node's identity in the store, kept in `<data-dir>/node.id`: the same across restarts, whatever its address.
     package let id: String
+    /// Where phones and other nodes reach it (an origin: `http://HOST:PORT`, `--public-url`).
+    package let url: String
     /// This process: a node restarted under the same id takes its row over, and the old process, should it still
     /// run, learns it at its next renewal.
     let incarnation = RandomID.hex(bytes: 8)
@@ -18,8 +20,9 @@ package final class ClusterNode: @unchecked Sendable {
     let queue = DispatchQueue(label: "pongd.cluster")
     private let timer: NIOLockedValueBox<(any DispatchSourceTimer)?> = NIOLockedValueBox(nil)
 
-    init(id: String, ownership: any SessionOwnershipStore, configuration: ClusterConfiguration) {
+    init(id: String, url: String, ownership: any SessionOwnershipStore, configuration: ClusterConfiguration) {
         self.id = id
+        self.url = url
         self.ownership = ownership
         self.configuration = configuration
         self.lease = NIOLockedValueBox(NodeLease(duration: configuration.leaseDuration))
@@ -33,7 +36,7 @@ package final class ClusterNode: @unchecked Sendable {
     /// Takes the node's row and starts its lease (at start-up, before restoring its sessions).
     func register() throws(StoreError) {
         let sent = ContinuousClock.now
-        try ownership.registerNode(id: id, url: id, incarnation: incarnation, leaseMilliseconds: leaseMilliseconds)
+        try ownership.registerNode(id: id, url: url, incarnation: incarnation, leaseMilliseconds: leaseMilliseconds)
         _ = lease.withLockedValue { $0.renewed(at: sent) }
     }
 

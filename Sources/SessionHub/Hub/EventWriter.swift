@@ -18,9 +18,13 @@ final class EventWriter: Sendable {
     private let held = NIOLockedValueBox<[StoredEvent]>([])
     /// Most events held for a store out of reach.
     let maxHeld: Int
+    /// Whether the store is worth trying (false: PostgreSQL known to be down; events are held without a try).
+    private let storeReachable: @Sendable () -> Bool
 
-    init(store: any HubStore, queue: DispatchQueue, logger: Logger, maxHeld: Int = 50_000) {
+    init(store: any HubStore, queue: DispatchQueue, logger: Logger, maxHeld: Int = 50_000,
+         storeReachable: @escaping @Sendable () -> Bool = { true }) {
         self.store = store
+        self.storeReachable = storeReachable
         self.queue = queue
         self.logger = logger
         self.maxHeld = maxHeld
@@ -57,6 +61,7 @@ final class EventWriter: Sendable {
         }
         guard !events.isEmpty else { return }
         do throws(StoreError) {
+            guard storeReachable() else { throw StoreError.io.with(detail: "the store is out of reach") }
             try store.appendEvents(events)
         } catch where error == .io {
             let dropped = max(0, events.count - maxHeld)

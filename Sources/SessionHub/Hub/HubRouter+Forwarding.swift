@@ -22,7 +22,7 @@ extension HubRouter {
               components.scheme == "http", let host = components.host
         else { return reply.send(.error(.sessionUnavailable, retryAfter: 1)) }
         var headers: [(String, String)] = [
-            (Self.forwardedByHeader, hub.cluster?.id ?? "unknown"),
+            (Self.forwardedByHeader, hub.cluster?.url ?? "unknown"),
             ("X-Forwarded-For", request.remoteAddress),
         ]
         for name in ["authorization", "content-type"] {

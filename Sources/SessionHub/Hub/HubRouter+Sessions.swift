@@ -113,7 +113,7 @@ extension HubRouter {
                 case .success(let outcome):
                     hub.metrics.joined()
                     // Several nodes: absolute, on this node (the owner), whichever node the phone asked.
-                    let path = (hub.cluster?.id ?? "") + "/sessions/\(code.value)/player/\(token.userId.rawValue)"
+                    let path = (hub.cluster?.url ?? "") + "/sessions/\(code.value)/player/\(token.userId.rawValue)"
                     reply.send((try? json(200, JoinResponse(playerId: outcome.playerId, websocketURL: path,
                                                              resumeToken: outcome.resumeToken))) ?? .error(.internal))
                 }

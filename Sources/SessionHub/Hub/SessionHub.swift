@@ -63,9 +63,10 @@ package final class SessionHub: Sendable {
         self.configuration = configuration
         let localKey = try TokenKey.load(dataDirectory: configuration.dataDirectory)
         if let database = configuration.database {
-            let nodeURL = configuration.cluster.nodeURL ?? "http://127.0.0.1:8080"
-            let store = try PostgresStore(url: database, logger: logger, node: nodeURL)
-            let cluster = ClusterNode(id: nodeURL, ownership: store, configuration: configuration.cluster)
+            let nodeID = try NodeIdentity.load(dataDirectory: configuration.dataDirectory)
+            let store = try PostgresStore(url: database, logger: logger, node: nodeID)
+            let cluster = ClusterNode(id: nodeID, url: configuration.cluster.nodeURL ?? "http://127.0.0.1:8080",
+                                      ownership: store, configuration: configuration.cluster)
             try cluster.register()
             self.store = store
             self.cluster = cluster
@@ -77,7 +78,8 @@ package final class SessionHub: Sendable {
             self.signer = TokenSigner(secret: localKey)
         }
         logger.info("store opened", metadata: ["store": "\(store.backendDescription)",
-                                                "node.id": "\(cluster?.id ?? "single")"])
+                                                "node.id": "\(cluster?.id ?? "single")",
+                                                "node.url": "\(cluster?.url ?? "")"])
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.logger = logger
@@ -91,7 +93,9 @@ package final class SessionHub: Sendable {
         self.dummyPasswordHash = DummyPasswordHash(parameters: configuration.passwordHashing)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
                                     publicBaseURL: configuration.publicBaseURL)
-        self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
+        let cluster = self.cluster
+        self.events = EventWriter(store: store, queue: seatWriter, logger: logger,
+                                  storeReachable: { cluster?.storeReachable ?? true })
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
         self.quotas = QuotaLedger(limits: configuration.quotas)
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
@@ -228,8 +232,11 @@ package final class SessionHub: Sendable {
     }
 
     /// Runs one write on `seatWriter` (after every write queued before it) and waits for it.
+    /// While the store is known to be out of reach (several nodes), nothing is tried: the session's journeys and
+    /// phase are written again when it is back (`LiveSession.recordAgain`), and no session waits on a connect timeout.
     private func write(_ what: String, _ metadata: Logger.Metadata,
                        _ body: @Sendable (any HubStore) throws(StoreError) -> Void) {
+        if let cluster, !cluster.storeReachable { return }
         seatWriter.sync {
             do throws(StoreError) {
                 try body(store)
