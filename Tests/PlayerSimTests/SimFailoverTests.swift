@@ -14,7 +14,10 @@ struct SimFailoverTests {
     @Test("a killed node: every phone's socket is refused, it joins again on the next node and resumes there")
     func failover() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pongd-failover-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            try? FileManager.default.removeItem(atPath: folder + ".log")
+        }
         let (first, second) = (freeLoopbackPort(), freeLoopbackPort())
         let owner = try PongdProcess(port: first, dataDirectory: folder, drainTimeout: 3)
         try await owner.waitUntilAnswering()
