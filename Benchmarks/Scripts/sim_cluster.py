@@ -53,13 +53,21 @@ def main():
     parser.add_argument("--audio")
     parser.add_argument("--labels")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument("--lease", type=float, default=2.0, help="the nodes' --lease-seconds")
+    parser.add_argument("--baseline", action="store_true",
+                        help="one node on SQLite, nothing killed: the F1 the cluster run is compared with")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="sim-cluster-")
     pg = Postgres(work)
     nodes, status = [], 1
     try:
         database = pg.database("cluster")
-        nodes = [Node(args.pongd, i, database, 2.0, work) for i in range(3)]
+        if args.baseline:
+            from cluster_joins import Node as PlainNode  # noqa: E402 - one node on SQLite
+            nodes = [PlainNode(args.pongd, "baseline", work)]
+            nodes[0].alive = True
+        else:
+            nodes = [Node(args.pongd, i, database, args.lease, work) for i in range(3)]
         command = [args.sim]
         for node in nodes:
             command += ["--server", node.url]
@@ -79,6 +87,11 @@ def main():
             while time.monotonic() < deadline and f"ready {total} " not in open(err_path).read():
                 time.sleep(0.5)
             time.sleep(2)
+            if args.baseline:
+                out, _ = sim.communicate(timeout=args.duration + 300)
+                print(out, end="")
+                status = sim.returncode
+                return status
             print(f"kill -9 node 0 ({nodes[0].url})", file=sys.stderr, flush=True)
             nodes[0].proc.kill()
             time.sleep(args.drain_after)
@@ -90,7 +103,7 @@ def main():
         return status
     finally:
         for node in nodes:
-            if node.alive:
+            if node.proc.poll() is None:
                 node.proc.kill()
         pg.stop()
         if status == 0 and not args.keep:

@@ -177,11 +177,21 @@ final class PhoneDriver: @unchecked Sendable {
 
     private func heard(_ bounce: Bounce) {
         let arrival = Self.now()
-        detections.append(.init(time: bounce.streamTime, kind: bounce.kind.rawValue))
+        detections.append(.init(time: streamTime(of: bounce), kind: bounce.kind.rawValue))
         let latency = ring.latency(captureTime: UInt64(max(0, bounce.captureTime)), arrival: arrival)
         latencies.append(latency.map { $0 * 1000 } ?? -1)
         counters.bounceHeard(latency: latency)
         if resumedAfterRestart { counters.bouncesAfterRestart += 1 }
+    }
+
+    /// Where a bounce is in this phone's stream, in seconds: its `captureTime` on the phone's own clock less the
+    /// capture time of stream sample 0 (`audio.start`; the server's capture times already count the encoder delay
+    /// out: on one uninterrupted stream this equals `bounce.streamTime` to the µs). Not the server's `streamTime`,
+    /// which starts again at 0 on a node that restored the session (a restart, a failover, a handover): the phone's
+    /// capture clock never jumps.
+    func streamTime(of bounce: Bounce) -> Double {
+        guard let start = audio.start else { return bounce.streamTime }
+        return AudioTrack.streamSeconds(captureMicros: bounce.captureTime, startMicros: start.microseconds)
     }
 
     private func finished(_ error: SimError?) {
