@@ -103,8 +103,12 @@ extension HubRouter {
                 let outcome = try state.join(user: token.userId, displayName: profile.displayName,
                                              photoURL: profile.photoURL, playerId: playerId,
                                              resumeToken: resumeToken, now: now)
-                // Written before the actions run (and so before the reply), the seat's row before its journey.
-                if outcome.playerId == playerId { hub.recordSeat(outcome, code: code, user: token.userId) }
+                // Written before the actions run (and so before the reply): the seat's row with its first journey.
+                if outcome.playerId == playerId {
+                    let journey = state.seats[playerId]?.journey.snapshot(now: now, wallNow: hub.configuration.wallClock())
+                    hub.recordSeat(outcome, code: code, user: token.userId, journey: journey)
+                    if let journey { live.seatStored(playerId, journey: journey) }
+                }
                 return (outcome, outcome.actions)
             }) { result in
                 switch result {

@@ -192,6 +192,12 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
+    /// A new seat was stored with this journey (`SessionHub.recordSeat`): it is not written again until it changes.
+    /// Call on the queue, from the join's event.
+    func seatStored(_ player: PlayerID, journey: PlayerJourney.Snapshot) {
+        storedJourneys[player] = journey
+    }
+
     /// Writes every journey and the phase again (the store was out of reach and is back: what failed meanwhile is
     /// written now).
     func recordAgain() {

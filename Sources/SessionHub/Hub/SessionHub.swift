@@ -17,8 +17,9 @@ package final class SessionHub: Sendable {
     let logger: Logger
     /// Blocking work off the event loops.
     let worker = DispatchQueue(label: "pongd.worker", attributes: .concurrent)
-    /// Seat and journey writes, in order (a seat's row before its journey updates).
-    let seatWriter = DispatchQueue(label: "pongd.seat-writer")
+    /// Where bounce events are batched into the store (`EventWriter`). Seat, journey and phase writes run on their
+    /// session's own queue, so a session's writes are in order and sessions on other queues write side by side.
+    let eventQueue = DispatchQueue(label: "pongd.event-writer")
     private let sessionQueues: [DispatchQueue]
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
@@ -94,7 +95,7 @@ package final class SessionHub: Sendable {
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
                                     publicBaseURL: configuration.publicBaseURL)
         let cluster = self.cluster
-        self.events = EventWriter(store: store, queue: seatWriter, logger: logger,
+        self.events = EventWriter(store: store, queue: eventQueue, logger: logger,
                                   storeReachable: { cluster?.storeReachable ?? true })
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
         self.quotas = QuotaLedger(limits: configuration.quotas)
@@ -183,25 +184,29 @@ package final class SessionHub: Sendable {
         metrics.sessions(count)
     }
 
-    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): first the
-    /// session queues finish the events in flight (which queue their writes), then the writer drains.
+    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): the session
+    /// queues finish the events in flight (each writes before it returns), then the bounce events queued are written.
     package func flushWrites() {
         for queue in sessionQueues { queue.sync {} }
-        seatWriter.sync {}
+        eventQueue.sync {}
     }
 
     /// Stores a new seat so it survives a restart; call on the session's queue, before the join is answered (it
     /// returns once the seat is written).
-    func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
+    /// `journey`: the seat's first journey, stored with it (one transaction, where a seat and then its journey would
+    /// be two commits; on PostgreSQL each commit waits for the WAL flush).
+    func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID,
+                    journey: PlayerJourney.Snapshot? = nil) {
         quotas.userSessions.withLockedValue { $0.add(member: user, of: code) }
+        let json = journey.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
-                                          resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
+                                          resumeToken: outcome.resumeToken, journey: json ?? "{}", joinedAt: Date())
         write("a seat", ["session.code": "\(code)"]) { (store) throws(StoreError) in
             try store.createMembership(membership)
         }
     }
 
-    /// The session's `SessionRecorder`: every change written through `seatWriter`, in order, before it returns.
+    /// The session's `SessionRecorder`: every change written on the session's queue, in order, before it returns.
     private func recorder(for code: SessionCode) -> SessionRecorder {
         SessionRecorder(
             journey: { [weak self] player, snapshot in
@@ -231,20 +236,18 @@ package final class SessionHub: Sendable {
             activityInterval: SessionRecorder.activityInterval(idleTimeout: configuration.session.idleTimeout))
     }
 
-    /// Runs one write on `seatWriter` (after every write queued before it) and waits for it.
+    /// Runs one write now, on the caller's queue (a session's: its writes stay in order); errors are logged.
     /// While the store is known to be out of reach (several nodes), nothing is tried: the session's journeys and
     /// phase are written again when it is back (`LiveSession.recordAgain`), and no session waits on a connect timeout.
     private func write(_ what: String, _ metadata: Logger.Metadata,
                        _ body: @Sendable (any HubStore) throws(StoreError) -> Void) {
         if let cluster, !cluster.storeReachable { return }
-        seatWriter.sync {
-            do throws(StoreError) {
-                try body(store)
-            } catch {
-                var metadata = metadata
-                metadata["error"] = "\(error)"
-                logger.error("cannot store \(what)", metadata: metadata)
-            }
+        do throws(StoreError) {
+            try body(store)
+        } catch {
+            var metadata = metadata
+            metadata["error"] = "\(error)"
+            logger.error("cannot store \(what)", metadata: metadata)
         }
     }
 
