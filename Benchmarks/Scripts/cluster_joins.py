@@ -9,7 +9,9 @@ server, as kill9_durability.py --postgres starts it): hosts create JOINS/8 sessi
 guests get a profile, then WORKERS threads send the JOINS `POST /sessions/{code}/join` calls (8 players a session), each
 to a node in turn, on keep-alive connections, so on N nodes (N-1)/N of the joins arrive on a node that does not own
 the session and are forwarded. Measured: joins answered 200 per second of wall time (best of REPEAT rounds, each on
-new sessions), p50/p99 latency. Every join must answer 200 with the owner's websocketURL.
+new sessions), p50/p99 latency, and the CPU time pongd's processes and PostgreSQL's spent per join (from /proc: on
+one small machine the setups share its cores, so the CPU per join says what separate machines would do). Every join
+must answer 200 with the owner's websocketURL.
 
 Prints a JSON summary. The machine is shared: read the ratios between setups of the same run.
 """
@@ -64,7 +66,32 @@ class Node:
         self.log.close()
 
 
-def round_of(nodes, joins, workers):
+def cpu_seconds(pids):
+    """User + system CPU seconds of these processes so far (/proc/PID/stat)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_pids():
+    """Every PostgreSQL server process (postmaster and backends) on the machine."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if open(f"/proc/{entry}/comm").read().strip() in ("postgres", "postmaster"):
+                    pids.append(int(entry))
+            except OSError:
+                pass
+    return pids
+
+
+def round_of(nodes, joins, workers, to_owner=False):
     """One round: sessions and guests made, then the joins timed."""
     sessions = []
     for i in range(joins // 8):
@@ -91,7 +118,7 @@ def round_of(nodes, joins, workers):
             if i >= len(players):
                 break
             token, (code, owner) = players[i]
-            node = nodes[(i + w) % len(nodes)]
+            node = next(n for n in nodes if n.url == owner) if to_owner else nodes[(i + w) % len(nodes)]
             conn = connections.get(node.port) or http.client.HTTPConnection("127.0.0.1", node.port, timeout=30)
             connections[node.port] = conn
             started = time.perf_counter()
@@ -117,16 +144,22 @@ def round_of(nodes, joins, workers):
             conn.close()
 
     threads = [threading.Thread(target=worker, args=(w,)) for w in range(workers)]
+    node_pids, pg_pids = [n.proc.pid for n in nodes], postgres_pids()
+    node_cpu, pg_cpu = cpu_seconds(node_pids), cpu_seconds(pg_pids)
     began = time.perf_counter()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - began
+    node_cpu = cpu_seconds(node_pids) - node_cpu
+    pg_cpu = cpu_seconds(pg_pids + [p for p in postgres_pids() if p not in pg_pids]) - pg_cpu
     latencies.sort()
     pick = lambda p: latencies[min(len(latencies) - 1, int(p * (len(latencies) - 1)))] * 1000 if latencies else None
     return {"joinsPerSecond": len(latencies) / wall, "ok": len(latencies), "errors": len(errors),
-            "firstErrors": errors[:3], "p50ms": pick(0.5), "p99ms": pick(0.99)}
+            "firstErrors": errors[:3], "p50ms": pick(0.5), "p99ms": pick(0.99),
+            "pongdCpuMsPerJoin": node_cpu * 1000 / max(1, len(latencies)),
+            "postgresCpuMsPerJoin": pg_cpu * 1000 / max(1, len(latencies))}
 
 
 def main():
@@ -136,6 +169,9 @@ def main():
     parser.add_argument("--workers", type=int, default=16)
     parser.add_argument("--nodes", default="1,2,3")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--to-owner", action="store_true",
+                        help="send each join to the session's owner (no forwarding), as a client that followed "
+                             "websocketURL's node would")
     parser.add_argument("--pg-options", help="server settings for pongd's connections, e.g. '-c synchronous_commit=off'")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="pongd-joins-")
@@ -153,7 +189,7 @@ def main():
                         database += "&options=" + urllib.parse.quote(args.pg_options)
                     nodes = [Node(args.pongd, f"{name}-{repeat}-{i}", work, database) for i in range(count)]
                 try:
-                    result = round_of(nodes, args.joins, args.workers)
+                    result = round_of(nodes, args.joins, args.workers, args.to_owner)
                 finally:
                     for node in nodes:
                         node.stop()
