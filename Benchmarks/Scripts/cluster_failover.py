@@ -45,19 +45,20 @@ from kill9_durability import GENEROUS, Postgres, WebSocket, call, expect, free_p
 
 
 class Node:
-    """One `pongd serve` on the shared database."""
+    """One `pongd serve`: on the shared `database` (PostgreSQL), or alone on SQLite in its folder when it is None."""
 
-    def __init__(self, binary, index, database, lease, work):
+    def __init__(self, binary, index, database, lease, work, extra=()):
         self.index, self.port, self.metrics = index, free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         folder = os.path.join(work, f"node{index}")
         os.makedirs(folder)
         self.log = os.path.join(work, f"node{index}.log")
+        command = [binary, "serve", "--port", str(self.port), "--metrics-port", str(self.metrics), "--data-dir", folder,
+                   "--drain-timeout", "5"] + GENEROUS + list(extra)
+        if database:
+            command += ["--database", database, "--public-url", self.url, "--lease-seconds", str(lease)]
         with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(
-                [binary, "serve", "--port", str(self.port), "--metrics-port", str(self.metrics), "--data-dir", folder,
-                 "--database", database, "--public-url", self.url, "--lease-seconds", str(lease),
-                 "--drain-timeout", "5"] + GENEROUS, stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -68,6 +69,14 @@ class Node:
             except OSError:
                 time.sleep(0.02)
         raise RuntimeError(f"node {index} did not answer /healthz; see {self.log}")
+
+    def terminate(self):
+        """SIGTERM, then SIGKILL after 15 s."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
     @property
     def alive(self):

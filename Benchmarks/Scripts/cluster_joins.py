@@ -29,41 +29,12 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kill9_durability import GENEROUS, Postgres, call, expect, free_port  # noqa: E402
+from cluster_failover import Node  # noqa: E402
+from kill9_durability import Postgres, call, expect  # noqa: E402
 
-QUOTAS = ["--guest-burst", "1000000", "--guests-per-hour", "360000000", "--session-burst", "1000000",
-          "--sessions-per-hour", "360000000"]
-
-
-class Node:
-    def __init__(self, binary, name, work, database=None):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        folder = os.path.join(work, name)
-        os.makedirs(folder)
-        command = [binary, "serve", "--port", str(self.port), "--data-dir", folder, "--log-level", "warning"]
-        if database:
-            command += ["--database", database, "--public-url", self.url]
-        self.log = open(os.path.join(work, name + ".log"), "wb")
-        self.proc = subprocess.Popen(command + GENEROUS + QUOTAS, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{name} exited at start-up")
-            try:
-                if call(self.port, "GET", "/healthz", timeout=2)[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError(f"{name} did not start")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
+# Quiet logs, and quotas no benchmark client from one address should meet.
+QUIET = ["--log-level", "warning", "--guest-burst", "1000000", "--guests-per-hour", "360000000",
+         "--session-burst", "1000000", "--sessions-per-hour", "360000000"]
 
 
 def cpu_seconds(pids):
@@ -181,18 +152,18 @@ def main():
         setups = [("sqlite", None)] + [(f"postgres-{n}", int(n)) for n in args.nodes.split(",")]
         for repeat in range(args.repeat):
             for name, count in setups:
-                if count is None:
-                    nodes = [Node(args.pongd, f"{name}-{repeat}", work)]
-                else:
+                database = None
+                if count is not None:
                     database = pg.database(f"joins_{count}_{repeat}")
                     if args.pg_options:
                         database += "&options=" + urllib.parse.quote(args.pg_options)
-                    nodes = [Node(args.pongd, f"{name}-{repeat}-{i}", work, database) for i in range(count)]
+                nodes = [Node(args.pongd, f"{name}-{repeat}-{i}", database, 6, work, QUIET)
+                         for i in range(count or 1)]
                 try:
                     result = round_of(nodes, args.joins, args.workers, args.to_owner)
                 finally:
                     for node in nodes:
-                        node.stop()
+                        node.terminate()
                 best = results.get(name)
                 if best is None or result["joinsPerSecond"] > best["joinsPerSecond"]:
                     results[name] = result

@@ -63,9 +63,7 @@ def main():
     try:
         database = pg.database("cluster")
         if args.baseline:
-            from cluster_joins import Node as PlainNode  # noqa: E402 - one node on SQLite
-            nodes = [PlainNode(args.pongd, "baseline", work)]
-            nodes[0].alive = True
+            nodes = [Node(args.pongd, 0, None, args.lease, work)]  # one node on SQLite
         else:
             nodes = [Node(args.pongd, i, database, args.lease, work) for i in range(3)]
         command = [args.sim]
