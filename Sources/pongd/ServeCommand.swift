@@ -33,6 +33,12 @@ struct ServeCommand: AsyncParsableCommand {
         """)
     var publicURL = ""
 
+    @Option(help: """
+        With --database: this node's own address (http://HOST:PORT) where phones' sockets and the other nodes reach \
+        it, when --public-url is a shared name in front of all nodes (a load balancer); default: --public-url.
+        """)
+    var nodeURL: String?
+
     @Option(help: ArgumentHelp("""
         With --database: seconds a node's lease runs after each renewal (renewed every quarter of it); a killed \
         node's sessions move to the others this long after its last renewal (docs/SCALING.md).
@@ -167,10 +173,13 @@ struct ServeCommand: AsyncParsableCommand {
             }
             if configuration.database != nil {
                 guard (0.2...600).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be 0.2–600") }
-                guard publicURL.isEmpty || OriginPolicy.origin(of: publicURL) != nil else {
-                    throw ValidationError("--public-url takes http(s)://host[:port], e.g. http://10.0.0.5:8080")
+                guard publicURL.isEmpty || OriginPolicy.origin(of: publicURL) != nil,
+                      nodeURL.map({ OriginPolicy.origin(of: $0) != nil }) ?? true
+                else {
+                    throw ValidationError("--public-url and --node-url take http(s)://host[:port], e.g. http://10.0.0.5:8080")
                 }
-                configuration.cluster.nodeURL = OriginPolicy.origin(of: publicURL) ?? "http://\(host):\(port)"
+                configuration.cluster.nodeURL = nodeURL.flatMap(OriginPolicy.origin(of:))
+                    ?? OriginPolicy.origin(of: publicURL) ?? "http://\(host):\(port)"
                 configuration.cluster.leaseDuration = .milliseconds(Int64(leaseSeconds * 1000))
                 configuration.cluster.renewInterval = .milliseconds(Int64(leaseSeconds * 250))
             }

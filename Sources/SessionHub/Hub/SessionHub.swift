@@ -58,6 +58,8 @@ package final class SessionHub: Sendable {
     let handingOver = NIOLockedValueBox(false)
     /// Sockets whose session is being located in the store (several nodes), with the text they sent meanwhile.
     let locatingSockets = NIOLockedValueBox<[UInt64: [[UInt8]]]>([:])
+    /// Each live session's QR code SVG once drawn (`GET /sessions/{code}/qr.svg`), dropped when it is forgotten.
+    let qrCodes = NIOLockedValueBox<[SessionCode: [UInt8]]>([:])
 
     /// Opens the store (PostgreSQL at `configuration.database`, else SQLite in the data directory), loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
@@ -177,6 +179,7 @@ package final class SessionHub: Sendable {
     /// Stops holding a session in memory (it ended, or another node owns it now).
     func forget(_ code: SessionCode) {
         quotas.userSessions.withLockedValue { $0.remove(code) }
+        qrCodes.withLockedValue { _ = $0.removeValue(forKey: code) }
         let count = sessions.withLockedValue { sessions in
             sessions.removeValue(forKey: code)
             return sessions.count
