@@ -251,6 +251,17 @@ def main():
         expected_reason = "ws://" + probe.session["owner"][len("http://"):] + socket_path(probe.websocket_url)
         if not (isinstance(moved, tuple) and moved[1] == 4101 and moved[2] == expected_reason):
             failures.append(f"a socket on a non-owner: {moved}, expected close 4101 {expected_reason}")
+        # A request another node already forwarded is never forwarded again (no loops): 503 session_unavailable.
+        import http.client
+        conn = http.client.HTTPConnection("127.0.0.1", other.port, timeout=10)
+        conn.request("POST", f"/sessions/{probe.session['code']}/join",
+                     headers={"Authorization": "Bearer " + probe.token, "X-Pongd-Forwarded-By": "http://elsewhere"})
+        looped = conn.getresponse()
+        looped_body = json.loads(looped.read() or b"null")
+        conn.close()
+        if looped.status != 503 or (looped_body or {}).get("error", {}).get("code") != "session_unavailable" \
+                or looped.getheader("Retry-After") is None:
+            failures.append(f"a forwarded request on a non-owner: HTTP {looped.status} {looped_body}")
         for phone in phones:
             welcome = phone.connect(phone.websocket_url, resume=True)
             if not isinstance(welcome, dict) or welcome.get("playerId") != phone.player_id:
