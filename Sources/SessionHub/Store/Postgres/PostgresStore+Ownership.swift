@@ -62,8 +62,9 @@ extension PostgresStore: SessionOwnershipStore {
         }
     }
 
+    /// On a reader connection: phones' lookups never queue in front of the lease's renewal.
     package func owner(of code: SessionCode) throws(StoreError) -> SessionOwner? {
-        try controlTransaction { transaction throws(StoreError) in
+        try read { transaction throws(StoreError) in
             try transaction.one("""
                 SELECT s.ownerNode, n.url, COALESCE(n.leaseUntil >= \(unescaped: Self.nowMilliseconds), false) AS leased,
                     COALESCE(n.draining, false) AS draining
