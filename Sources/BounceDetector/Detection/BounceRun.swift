@@ -17,6 +17,10 @@ struct BounceRun {
     let shortestFirstGap: Int64
     private var last = Int64.min / 2
     private var gap = Int64.max
+    /// The gap before `gap`.
+    private var previousGap = Int64.max
+    /// Impacts in the current run so far (1 = a lone impact).
+    private(set) var length = 0
     /// The last reported impact's band levels (`ImpactFeatures.bandLevelsDB`).
     private var lastLevels = SIMD8<Float>(repeating: 0)
 
@@ -34,6 +38,14 @@ struct BounceRun {
         guard gap <= longestGap else { return starts(at: frame) }
         let next = Double(frame - last)
         return next <= Double(longestGap) && next <= slowest * Double(gap) && next >= fastest * Double(gap)
+    }
+
+    /// Whether the run is speeding up as a bouncing ball's does: its last gap at most `pace` times the one before,
+    /// and an onset at `frame` at most `pace` times the last gap after the last impact. A ball loses speed at every
+    /// bounce, so its gaps shrink by a near-constant factor (0.8–0.95); claps, steps or a rally keep their own
+    /// rhythm, no shorter gap after gap.
+    func speedsUp(at frame: Int64, pace: Double) -> Bool {
+        length >= 3 && Double(gap) <= pace * Double(previousGap) && Double(frame - last) <= pace * Double(gap)
     }
 
     /// Whether an onset at `frame` would be a run's second bounce (`firstGap` after a lone impact).
@@ -65,6 +77,8 @@ struct BounceRun {
         lastLevels = levels
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
+        length = inRun && newGap <= longestGap ? length + 1 : newGap <= longestGap ? 2 : 1
+        previousGap = gap
         gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap
         last = frame
     }

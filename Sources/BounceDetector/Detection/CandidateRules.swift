@@ -17,10 +17,11 @@ struct CandidateRules {
 
     /// The verdict on a candidate with `features` that `evidence` triggered, in a stream whose balls typically
     /// clear the room by `typicalAttackDB`; `followsImpact` when the stream reported an impact shortly before it
-    /// (`DetectorParameters.runSeconds`).
+    /// (`DetectorParameters.runSeconds`); `likeLastBounce` when it also sounds like the last bounce of a run under
+    /// way (`DetectorParameters.runLikeShapeDB`).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                 followsImpact: Bool = false) -> Verdict {
-        if followsImpact, continuesRun(features) {
+                 followsImpact: Bool = false, likeLastBounce: Bool = false) -> Verdict {
+        if followsImpact, continuesRun(features) || (likeLastBounce && matchesRun(features)) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
         var gated = classifier
@@ -68,5 +69,13 @@ struct CandidateRules {
         }
         return features.risingBands >= parameters.runBands && features.highShare <= classifier.maximumHighShare
             && features.tonality >= parameters.runTonality
+    }
+
+    /// The last bounce of a run under way is the next one's template: a candidate that sounds like it struck again
+    /// (the detector checks the likeness) need only rise abruptly in a few bands and not grow. Its tonality is not
+    /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
+    func matchesRun(_ features: ImpactFeatures) -> Bool {
+        parameters.runSeconds > 0 && parameters.runLikeShapeDB > 0 && features.attackDB >= parameters.runLikeAttackDB
+            && features.risingBands >= parameters.runLikeBands && features.decayDB <= parameters.runDecayDB
     }
 }

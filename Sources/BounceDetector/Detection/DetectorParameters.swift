@@ -75,6 +75,19 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runShapeDB: Float = 4
     /// …and that mean difference at most this (dB): no louder than the last bounce.
     public var runLouderDB: Float = 3
+    /// In a run already under way (two reported bounces at its pace), a candidate that sounds like the last bounce
+    /// struck again — its band levels (`BounceRun.resembles`) spread by at most this (dB) about their mean difference
+    /// from it, no louder than `runLouderDB` — is the next bounce on less timbre evidence (`runLikeAttackDB`,
+    /// `runLikeBands`, no tonality asked): the same ball on the same table is its own template. 0 = off.
+    public var runLikeShapeDB: Float = 3
+    /// See `runLikeShapeDB`: the least attack (dB) of a bounce that matches the run's last…
+    public var runLikeAttackDB: Float = 5
+    /// …and the bands (of seven) that must rise together in it.
+    public var runLikeBands = 2
+    /// …and only while the run speeds up (`BounceRun.speedsUp`: three impacts or more, each gap at most this times
+    /// the one before; 0 = not asked). A racket hit and the table bounce 150–250 ms after it are two impacts of a
+    /// rally, and claps or steps in a steady rhythm resemble each other: neither is a ball bouncing ever faster.
+    public var runLikePace: Double = 0.98
     /// Bands (of seven) that must rise together in a run's next bounce.
     public var runBands = 3
     /// Bands that must rise together in a run's next bounce that holds no energy over the spectral background

@@ -265,8 +265,13 @@ public final class ImpactDetector {
         let followsImpact = runs.continues(at: candidate.onset)
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
+        // In a run under way, the last bounce is the template of the next.
+        let likeLastBounce = followsImpact && !runs.starts(at: candidate.onset)
+            && (parameters.runLikePace <= 0 || runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace))
+            && runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runLikeShapeDB,
+                              louderDB: parameters.runLouderDB)
         switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact) {
+                             followsImpact: followsImpact, likeLastBounce: likeLastBounce) {
         case .impact(let kind, let confidence):
             runs.report(candidate.onset, levels: features.bandLevelsDB)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux)
