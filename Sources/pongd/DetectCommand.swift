@@ -83,6 +83,10 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runlikeattack"] { p.runLikeAttackDB = Float(v) }
                 if let v = overrides["runlikebands"] { p.runLikeBands = Int(exactly: v.rounded()) ?? p.runLikeBands }
                 if let v = overrides["runlikepace"] { p.runLikePace = v }
+                if let v = overrides["runlikefirst"] { p.runLikeFirstSeconds = v / 1000 }
+                if let v = overrides["runlikefirstshape"] { p.runLikeFirstShapeDB = Float(v) }
+                if let v = overrides["runlikefirstquieter"] { p.runLikeFirstQuieterDB = Float(v) }
+                if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
                 if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
                 if let v = overrides["extshare"] { p.onsetExtensionShare = Float(v) }
                 if let v = overrides["reanchor"] { p.reanchorMargin = Float(v) }

@@ -48,16 +48,18 @@ struct BounceRun {
         length >= 3 && Double(gap) <= pace * Double(previousGap) && Double(frame - last) <= pace * Double(gap)
     }
 
-    /// Whether an onset at `frame` would be a run's second bounce (`firstGap` after a lone impact).
-    func starts(at frame: Int64) -> Bool {
-        longestGap > 0 && gap > longestGap && frame - last <= firstGap && frame - last >= shortestFirstGap
+    /// Whether an onset at `frame` would be a run's second bounce (`firstGap`, or `within`, after a lone impact).
+    func starts(at frame: Int64, within: Int64? = nil) -> Bool {
+        longestGap > 0 && gap > longestGap && frame - last <= (within ?? firstGap) && frame - last >= shortestFirstGap
     }
 
     /// Whether an onset with these band levels (`ImpactFeatures.bandLevelsDB`, the first `bands` lanes) sounds like
     /// the last reported impact struck again: over the bands, its level differences from it spread by at most
     /// `shapeDB` (RMS about their mean: the same object rings in the same bands) and average at most `louderDB`
-    /// (a bounce keeps only part of its speed: the next is no louder). `shapeDB` 0 = any sound.
-    func resembles(_ levels: SIMD8<Float>, bands: Int, shapeDB: Float, louderDB: Float) -> Bool {
+    /// (a bounce keeps only part of its speed: the next is no louder) and at least `-quieterDB`. `shapeDB` 0 = any
+    /// sound.
+    func resembles(_ levels: SIMD8<Float>, bands: Int, shapeDB: Float, louderDB: Float,
+                   quieterDB: Float = .infinity) -> Bool {
         guard shapeDB > 0, bands > 0 else { return true }
         var mean: Float = 0
         for b in 0..<bands { mean += levels[b] - lastLevels[b] }
@@ -67,7 +69,7 @@ struct BounceRun {
             let d = levels[b] - lastLevels[b] - mean
             spread += d * d
         }
-        return (spread / Float(bands)).squareRoot() <= shapeDB && mean <= louderDB
+        return (spread / Float(bands)).squareRoot() <= shapeDB && mean <= louderDB && mean >= -quieterDB
     }
 
     /// Records a reported impact at `frame`. A gap in a run at least `missedBounce` times the last one spanned a

@@ -17,11 +17,11 @@ struct CandidateRules {
 
     /// The verdict on a candidate with `features` that `evidence` triggered, in a stream whose balls typically
     /// clear the room by `typicalAttackDB`; `followsImpact` when the stream reported an impact shortly before it
-    /// (`DetectorParameters.runSeconds`); `likeLastBounce` when it also sounds like the last bounce of a run under
-    /// way (`DetectorParameters.runLikeShapeDB`).
+    /// (`DetectorParameters.runSeconds`); `likeness` when it sounds like the last impact struck again where the
+    /// run's next bounce is due (`RunLikeness`).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                 followsImpact: Bool = false, likeLastBounce: Bool = false) -> Verdict {
-        if followsImpact, continuesRun(features) || (likeLastBounce && matchesRun(features)) {
+                 followsImpact: Bool = false, likeness: RunLikeness = .none) -> Verdict {
+        if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
         var gated = classifier
@@ -74,8 +74,24 @@ struct CandidateRules {
     /// The last bounce of a run under way is the next one's template: a candidate that sounds like it struck again
     /// (the detector checks the likeness) need only rise abruptly in a few bands and not grow. Its tonality is not
     /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
-    func matchesRun(_ features: ImpactFeatures) -> Bool {
-        parameters.runSeconds > 0 && parameters.runLikeShapeDB > 0 && features.attackDB >= parameters.runLikeAttackDB
+    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness) -> Bool {
+        let attack: Float
+        switch likeness {
+        case .none: return false
+        case .underWay: attack = parameters.runLikeAttackDB
+        case .second: attack = parameters.runLikeFirstAttackDB
+        }
+        return parameters.runSeconds > 0 && features.attackDB >= attack
             && features.risingBands >= parameters.runLikeBands && features.decayDB <= parameters.runDecayDB
     }
+}
+
+/// How a candidate sounds against the stream's last impact, where a ball bouncing on would strike next.
+enum RunLikeness: Equatable {
+    /// Unlike it, or not where a bounce is due.
+    case none
+    /// Like the last bounce of a run that speeds up (`DetectorParameters.runLikeShapeDB`, `runLikePace`).
+    case underWay
+    /// Closely like a lone impact, up to `DetectorParameters.runLikeFirstSeconds` after it: its second bounce.
+    case second
 }

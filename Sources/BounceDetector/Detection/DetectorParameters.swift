@@ -88,6 +88,19 @@ public struct DetectorParameters: Sendable, Equatable {
     /// the one before; 0 = not asked). A racket hit and the table bounce 150–250 ms after it are two impacts of a
     /// rally, and claps or steps in a steady rhythm resemble each other: neither is a ball bouncing ever faster.
     public var runLikePace: Double = 0.98
+    /// A lone impact's template: a candidate up to this long after it (s; 0 = off), at least `runFirstShortestSeconds`,
+    /// whose band levels spread by at most `runLikeFirstShapeDB` about their mean difference from it, that mean
+    /// between −`runLikeFirstQuieterDB` and +`runLouderDB`, is its second bounce on an attack of `runLikeFirstAttackDB`
+    /// in `runLikeBands` bands (no tonality asked). A dropped ball's second bounce, 150–250 ms after the first, rises
+    /// from the first's ring (attack 10–20 dB in 2–4 bands where a lone ball clears a quiet room by 30–60) and its
+    /// lines are the first's, ringing on.
+    public var runLikeFirstSeconds: Double = 0.25
+    /// See `runLikeFirstSeconds` (dB): tighter than a run under way's, since nothing else yet says it is a ball.
+    public var runLikeFirstShapeDB: Float = 2.5
+    /// See `runLikeFirstSeconds` (dB): a second bounce keeps most of the first's level; an echo or a step does not.
+    public var runLikeFirstQuieterDB: Float = 4
+    /// See `runLikeFirstSeconds` (dB).
+    public var runLikeFirstAttackDB: Float = 10
     /// Bands (of seven) that must rise together in a run's next bounce.
     public var runBands = 3
     /// Bands that must rise together in a run's next bounce that holds no energy over the spectral background

@@ -258,6 +258,24 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
+    /// Whether a candidate sounds like the last impact struck again, where a ball bouncing on would strike next:
+    /// the last impact is the template of the next bounce.
+    private func likeness(_ onset: Int64, _ features: ImpactFeatures, _ followsImpact: Bool) -> RunLikeness {
+        let levels = features.bandLevelsDB
+        if parameters.runLikeShapeDB > 0, followsImpact, !runs.starts(at: onset),
+           parameters.runLikePace <= 0 || runs.speedsUp(at: onset, pace: parameters.runLikePace),
+           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeShapeDB, louderDB: parameters.runLouderDB) {
+            return .underWay
+        }
+        if parameters.runLikeFirstSeconds > 0,
+           runs.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds))),
+           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeFirstShapeDB,
+                          louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .second
+        }
+        return .none
+    }
+
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux, candidate.evidence)
@@ -265,13 +283,8 @@ public final class ImpactDetector {
         let followsImpact = runs.continues(at: candidate.onset)
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
-        // In a run under way, the last bounce is the template of the next.
-        let likeLastBounce = followsImpact && !runs.starts(at: candidate.onset)
-            && (parameters.runLikePace <= 0 || runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace))
-            && runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runLikeShapeDB,
-                              louderDB: parameters.runLouderDB)
         switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact, likeLastBounce: likeLastBounce) {
+                             followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact)) {
         case .impact(let kind, let confidence):
             runs.report(candidate.onset, levels: features.bandLevelsDB)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux)
