@@ -151,4 +151,29 @@ struct CandidateRulesTests {
         #expect(!isImpact(rules { $0.runSeconds = 0 }.verdict(faint, evidence: .bandRise, typicalAttackDB: 40,
                                                               followsImpact: true)), "runs off")
     }
+
+    @Test("a bounce that sounds like the run's last one needs no tonality: a modest abrupt rise in two bands will do")
+    func runTemplate() {
+        var late = ball(attack: 6, snr: 8, decay: -3, risingBands: 2)
+        late.tonality = 0.5  // the run's ring fills its lines
+        late.lineCoherence = 0.1
+        late.peakPersistence = 0.1
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
+                "by timbre alone it is no bounce")
+        #expect(isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay)), "like the last bounce of a run that speeds up")
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, likeness: .second)),
+                "a lone impact's second bounce must clear its ring by 10 dB")
+        var second = late
+        second.attackDB = 12
+        #expect(isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .second)))
+        var growing = late
+        growing.decayDB = 1
+        #expect(!isImpact(rules().verdict(growing, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay)), "a sound that grows is no bounce")
+        late.risingBands = 1
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay)), "one band rising: a formant or a note")
+    }
 }
+
