@@ -168,7 +168,7 @@ struct CandidateRulesTests {
         second.attackDB = 12
         #expect(isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .second)))
         var growing = late
-        growing.decayDB = 1
+        growing.decayDB = 2
         #expect(!isImpact(rules().verdict(growing, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                           likeness: .underWay)), "a sound that grows is no bounce")
         late.risingBands = 1

@@ -107,7 +107,7 @@ struct RealRecordingTests {
         }
         var (samples, onsets) = scene(seconds: time + 0.5, rate: clip.rate, events: events)
         addRoom(to: &samples, rate: clip.rate, events: events, clip: clip, rt60: 0.8, tailDB: -10)
-        // Without the run's template (`runLikeShapeDB`, `runLikeFirstSeconds`) two of the last three are missed.
+        // Without the run's template (`runLikeShapeDB`, `runLikeFirstSeconds`) the last two are missed.
         let impacts = try detect(samples, rate: clip.rate)
         let missed = onsets.indices.filter { i in
             !impacts.contains { abs($0.frame - Int64(onsets[i])) <= Int64(clip.rate / 500) }

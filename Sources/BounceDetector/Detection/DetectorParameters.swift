@@ -110,9 +110,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runTonality: Float = 0.75
     /// Least attack (dB) of a run's next bounce, over whatever still rings of the last.
     public var runAttackDB: Float = 7
-    /// A run's next bounce must not grow 6–8 ms after its onset (dB, `ImpactFeatures.decayDB`); it rises from the
-    /// last one's ring, which may hold its level.
-    public var runDecayDB: Float = 0
+    /// A run's next bounce must not grow 6–8 ms after its onset by more than this (dB, `ImpactFeatures.decayDB`): it
+    /// rises from the last one's ring, which holds its level, and in a live room its own first reflections add to it
+    /// (as for a clear impact, `ImpactClassifier.clearDecayDB`; 0 until 2026-11-26).
+    public var runDecayDB: Float = 1
     /// A third trigger (`BandRise`): the mean rise of the three most rising onset bands' power over the frames
     /// before, dB; 0 = off. 8 dB, the attack gate's floor: an onset the classifier could accept.
     public var bandRiseTriggerDB: Float = 8
