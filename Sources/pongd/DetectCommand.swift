@@ -87,6 +87,9 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runlikefirstshape"] { p.runLikeFirstShapeDB = Float(v) }
                 if let v = overrides["runlikefirstquieter"] { p.runLikeFirstQuieterDB = Float(v) }
                 if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
+                if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
+                if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
+                if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }
                 if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
                 if let v = overrides["extshare"] { p.onsetExtensionShare = Float(v) }
                 if let v = overrides["reanchor"] { p.reanchorMargin = Float(v) }

@@ -175,5 +175,37 @@ struct CandidateRulesTests {
         #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                           likeness: .underWay)), "one band rising: a formant or a note")
     }
+
+    @Test("a candidate shaped like the stream's balls is a ball when it clears the room as they do, less 8 dB")
+    func streamTemplate() {
+        var faint = ball(attack: 11, snr: 4, decay: -4, risingBands: 2)
+        faint.tonality = 0.5  // noise fills its lines
+        faint.lineCoherence = 0.1
+        faint.peakPersistence = 0.1
+        faint.ringingTonality = 0.5
+        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 15)), "by timbre alone, no ball")
+        #expect(isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 15, likeStream: true)),
+                "like this loud room's balls, which clear it by 15 dB")
+        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 30, likeStream: true)),
+                "in a quiet room, where balls clear it by 30 dB, a sound 19 dB fainter is something else")
+        #expect(!isImpact(rules { $0.streamLikeShapeDB = 0 }.verdict(faint, evidence: .wholeBand, typicalAttackDB: 15,
+                                                                      likeStream: true)), "off")
+        faint.decayDB = 0.5
+        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 15, likeStream: true)),
+                "a sound that grows is no ball")
+    }
+
+    @Test("the stream's template: the shape of its balls' band levels, whatever their level, after three balls")
+    func streamTypicalsTemplate() {
+        var typicals = StreamTypicals(warmStart: true)
+        let ball = SIMD8<Float>(-40, -34, -30, -28, -31, -36, -45, -.infinity)
+        typicals.learn(attackDB: 15, flux: 40, levels: ball)
+        typicals.learn(attackDB: 15, flux: 40, levels: ball - SIMD8(repeating: 6))
+        #expect(!typicals.resembles(ball, bands: 7, shapeDB: 2.5), "two balls are no template yet")
+        typicals.learn(attackDB: 15, flux: 40, levels: ball + SIMD8(repeating: 3))
+        #expect(typicals.resembles(ball - SIMD8(repeating: 12) + SIMD8(1, -1, 0.5, 0, -0.5, 1, -1, 0), bands: 7, shapeDB: 2.5))
+        let clap = SIMD8<Float>(-60, -55, -50, -45, -38, -32, -28, -.infinity)
+        #expect(!typicals.resembles(clap, bands: 7, shapeDB: 2.5), "energy in other bands")
+    }
 }
 

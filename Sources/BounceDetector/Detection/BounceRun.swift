@@ -61,15 +61,23 @@ struct BounceRun {
     func resembles(_ levels: SIMD8<Float>, bands: Int, shapeDB: Float, louderDB: Float,
                    quieterDB: Float = .infinity) -> Bool {
         guard shapeDB > 0, bands > 0 else { return true }
+        let (mean, spread) = Self.difference(levels, from: lastLevels, bands: bands)
+        return spread <= shapeDB && mean <= louderDB && mean >= -quieterDB
+    }
+
+    /// How band levels differ from a reference over the first `bands` (> 0): the mean difference (dB) and the RMS
+    /// spread of the differences about it (the shape's distance, whatever the level).
+    static func difference(_ levels: SIMD8<Float>, from reference: SIMD8<Float>, bands: Int)
+        -> (mean: Float, spread: Float) {
         var mean: Float = 0
-        for b in 0..<bands { mean += levels[b] - lastLevels[b] }
+        for b in 0..<bands { mean += levels[b] - reference[b] }
         mean /= Float(bands)
         var spread: Float = 0
         for b in 0..<bands {
-            let d = levels[b] - lastLevels[b] - mean
+            let d = levels[b] - reference[b] - mean
             spread += d * d
         }
-        return (spread / Float(bands)).squareRoot() <= shapeDB && mean <= louderDB && mean >= -quieterDB
+        return (mean, (spread / Float(bands)).squareRoot())
     }
 
     /// Records a reported impact at `frame`. A gap in a run at least `missedBounce` times the last one spanned a

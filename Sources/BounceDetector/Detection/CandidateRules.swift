@@ -18,10 +18,12 @@ struct CandidateRules {
     /// The verdict on a candidate with `features` that `evidence` triggered, in a stream whose balls typically
     /// clear the room by `typicalAttackDB`; `followsImpact` when the stream reported an impact shortly before it
     /// (`DetectorParameters.runSeconds`); `likeness` when it sounds like the last impact struck again where the
-    /// run's next bounce is due (`RunLikeness`).
+    /// run's next bounce is due (`RunLikeness`); `likeStream` when it sounds like the stream's balls
+    /// (`DetectorParameters.streamLikeShapeDB`).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                 followsImpact: Bool = false, likeness: RunLikeness = .none) -> Verdict {
-        if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness) {
+                 followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false) -> Verdict {
+        if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness)
+            || likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
         var gated = classifier
@@ -83,6 +85,16 @@ struct CandidateRules {
         }
         return parameters.runSeconds > 0 && features.attackDB >= attack
             && features.risingBands >= parameters.runLikeBands && features.decayDB <= parameters.runDecayDB
+    }
+
+    /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that
+    /// clears the room by `streamLikeAttackDB` and as far as this room's balls do, less
+    /// `streamLikeBelowTypicalDB` (uncapped: in a quiet room a ball clears it by 30 dB and more), rising abruptly in a
+    /// few bands and not growing, is a ball.
+    func matchesStream(_ features: ImpactFeatures, typicalAttackDB: Float) -> Bool {
+        parameters.streamLikeShapeDB > 0
+            && features.attackDB >= max(parameters.streamLikeAttackDB, typicalAttackDB - parameters.streamLikeBelowTypicalDB)
+            && features.risingBands >= parameters.runLikeBands && features.decayDB <= 0
     }
 }
 

@@ -101,6 +101,17 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runLikeFirstQuieterDB: Float = 4
     /// See `runLikeFirstSeconds` (dB).
     public var runLikeFirstAttackDB: Float = 10
+    /// A candidate that sounds like this stream's balls (`StreamTypicals.resembles`: its band levels' shape within
+    /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
+    /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in
+    /// `runLikeBands` bands, not growing. At 0 dB SNR noise fills the lines that tonality, persistence and coherence
+    /// measure, but a ball that clears the room by 10 dB still shapes its first 2.5 ms as this stream's balls do.
+    public var streamLikeShapeDB: Float = 2.5
+    /// See `streamLikeShapeDB` (dB).
+    public var streamLikeAttackDB: Float = 10
+    /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack
+    /// gate's own margin, `ImpactClassifier.attackBelowTypicalDB`).
+    public var streamLikeBelowTypicalDB: Float = 8
     /// Bands (of seven) that must rise together in a run's next bounce.
     public var runBands = 3
     /// Bands that must rise together in a run's next bounce that holds no energy over the spectral background

@@ -284,10 +284,12 @@ public final class ImpactDetector {
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
         switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact)) {
+                             followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact),
+                             likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
+                                                            shapeDB: parameters.streamLikeShapeDB)) {
         case .impact(let kind, let confidence):
             runs.report(candidate.onset, levels: features.bandLevelsDB)
-            typicals.learn(attackDB: features.attackDB, flux: candidate.flux)
+            typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))
         case .rejected(let restore, let endRefractory):

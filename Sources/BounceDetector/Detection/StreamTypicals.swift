@@ -8,6 +8,10 @@ struct StreamTypicals {
     private(set) var flux: Float = 100
     /// Balls this stream has reported (the weight of the typical attack's first steps).
     private(set) var balls = 0
+    /// Mean band levels (`ImpactFeatures.bandLevelsDB`) of the balls this stream has reported: a plain mean of the
+    /// first ten, then a running mean over about ten. The same ball, table and rackets heard through the same phone
+    /// in the same room: the stream's own template of a ball.
+    private(set) var levels = SIMD8<Float>(repeating: 0)
     /// The typical attack starts as a plain mean of the first balls (`DetectorParameters.warmStart`).
     let warmStart: Bool
 
@@ -17,10 +21,21 @@ struct StreamTypicals {
     /// quiet-room prior counts as one), then a running mean over about ten, each step clamped to 10 dB so one loud
     /// or faint ball moves it little. The typical flux follows at a tenth per ball (faster, it let more of a loud
     /// room's bursts trigger).
-    mutating func learn(attackDB ball: Float, flux trigger: Float) {
+    mutating func learn(attackDB ball: Float, flux trigger: Float, levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0)) {
         let weight = warmStart ? max(0.1, 1 / Float(balls + 2)) : 0.1
         balls += 1
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
+        let levelWeight = max(0.1, 1 / Float(balls))
+        for band in 0..<8 where ballLevels[band].isFinite {
+            levels[band] += levelWeight * (ballLevels[band] - levels[band])
+        }
+    }
+
+    /// Whether band levels sound like this stream's balls: over the first `bands`, their differences from the
+    /// template spread by at most `shapeDB` (RMS about their mean), whatever the level. False before three balls.
+    func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
+        guard shapeDB > 0, balls >= 3 else { return false }
+        return BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
     }
 }
