@@ -206,6 +206,12 @@ struct CandidateRulesTests {
         #expect(typicals.resembles(ball - SIMD8(repeating: 12) + SIMD8(1, -1, 0.5, 0, -0.5, 1, -1, 0), bands: 7, shapeDB: 2.5))
         let clap = SIMD8<Float>(-60, -55, -50, -45, -38, -32, -28, -.infinity)
         #expect(!typicals.resembles(clap, bands: 7, shapeDB: 2.5), "energy in other bands")
+        var two = StreamTypicals(warmStart: true, templates: 2)
+        let racket = SIMD8<Float>(-30, -28, -31, -38, -44, -50, -56, -.infinity)
+        for ball in [ball, racket, ball, racket] { two.learn(attackDB: 15, flux: 40, levels: ball) }
+        #expect(two.resembles(racket - SIMD8(repeating: 10), bands: 7, shapeDB: 2.5), "a table bounce and a racket hit: two templates")
+        #expect(two.resembles(ball - SIMD8(repeating: 10), bands: 7, shapeDB: 2.5))
+        #expect(!typicals.resembles(racket, bands: 7, shapeDB: 2.5), "one template: the racket hit is unlike the bounces")
     }
 }
 

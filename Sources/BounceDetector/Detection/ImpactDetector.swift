@@ -89,7 +89,7 @@ public final class ImpactDetector {
         let bands = OnsetBands(sampleRate: format.sampleRate, referenceSeconds: parameters.attackReferenceSeconds)
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
-        typicals = StreamTypicals(warmStart: parameters.warmStart)
+        typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates)
         runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
                          slowest: parameters.runSlowest, fastest: parameters.runFastest,
                          firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),

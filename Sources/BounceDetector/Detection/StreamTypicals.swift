@@ -12,10 +12,22 @@ struct StreamTypicals {
     /// first ten, then a running mean over about ten. The same ball, table and rackets heard through the same phone
     /// in the same room: the stream's own template of a ball.
     private(set) var levels = SIMD8<Float>(repeating: 0)
+    private var levelBalls = 0
+    /// A second template (`templates` 2), started by the first ball whose shape lies `splitDB` from the first's: a
+    /// table bounce and a racket hit may ring in different bands. Each ball then teaches the nearer one.
+    private var otherLevels = SIMD8<Float>(repeating: 0)
+    private var otherBalls = 0
     /// The typical attack starts as a plain mean of the first balls (`DetectorParameters.warmStart`).
     let warmStart: Bool
+    /// Templates of the stream's balls (1 or 2).
+    let templates: Int
+    /// See `otherLevels` (dB).
+    static let splitDB: Float = 3
 
-    init(warmStart: Bool) { self.warmStart = warmStart }
+    init(warmStart: Bool, templates: Int = 1) {
+        self.warmStart = warmStart
+        self.templates = templates
+    }
 
     /// Learns from a reported ball. Each ball teaches the typical attack: a plain mean over the first balls (the
     /// quiet-room prior counts as one), then a running mean over about ten, each step clamped to 10 dB so one loud
@@ -26,9 +38,25 @@ struct StreamTypicals {
         balls += 1
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
-        let levelWeight = max(0.1, 1 / Float(balls))
-        for band in 0..<8 where ballLevels[band].isFinite {
-            levels[band] += levelWeight * (ballLevels[band] - levels[band])
+        guard templates > 1, levelBalls > 0 else { return Self.teach(&levels, &levelBalls, ballLevels) }
+        let toFirst = BounceRun.difference(ballLevels, from: levels, bands: 7).spread
+        if otherBalls == 0 {
+            if toFirst > Self.splitDB { Self.teach(&otherLevels, &otherBalls, ballLevels) }
+            else { Self.teach(&levels, &levelBalls, ballLevels) }
+        } else if BounceRun.difference(ballLevels, from: otherLevels, bands: 7).spread < toFirst {
+            Self.teach(&otherLevels, &otherBalls, ballLevels)
+        } else {
+            Self.teach(&levels, &levelBalls, ballLevels)
+        }
+    }
+
+    /// A plain mean of a template's first ten balls, then a running mean over about ten (−∞ lanes, bands the rate
+    /// lacks or a silent band, are left as they are).
+    private static func teach(_ template: inout SIMD8<Float>, _ count: inout Int, _ ball: SIMD8<Float>) {
+        count += 1
+        let weight = max(0.1, 1 / Float(count))
+        for band in 0..<8 where ball[band].isFinite {
+            template[band] += weight * (ball[band] - template[band])
         }
     }
 
@@ -37,5 +65,6 @@ struct StreamTypicals {
     func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
         guard shapeDB > 0, balls >= 3 else { return false }
         return BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
+            || otherBalls > 0 && BounceRun.difference(candidate, from: otherLevels, bands: bands).spread <= shapeDB
     }
 }
