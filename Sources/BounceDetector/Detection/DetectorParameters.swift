@@ -110,7 +110,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `streamLikeShapeDB` (dB).
     public var streamLikeAttackDB: Float = 10
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
-    public var streamTemplates = 2
+    public var streamTemplates = 1
     /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack
     /// gate's own margin, `ImpactClassifier.attackBelowTypicalDB`).
     public var streamLikeBelowTypicalDB: Float = 8
