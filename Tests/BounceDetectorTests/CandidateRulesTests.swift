@@ -213,5 +213,33 @@ struct CandidateRulesTests {
         #expect(two.resembles(ball - SIMD8(repeating: 10), bands: 7, shapeDB: 2.5))
         #expect(!typicals.resembles(racket, bands: 7, shapeDB: 2.5), "one template: the racket hit is unlike the bounces")
     }
+
+    @Test("a clear onset shaped unlike the stream's balls must show a ball's timbre")
+    func clearButUnlike() {
+        var clap = ball(attack: 35, snr: 20, decay: -8, risingBands: 7)
+        clap.centroidHz = 3300
+        clap.tonality = 0.7  // a noise band: passes the clear rule's curve at 35 dB
+        clap.peakPersistence = 0.2
+        clap.lineCoherence = 0.3
+        clap.peakContrastDB = 2
+        clap.ringingTonality = 0.6
+        clap.ringingContrastDB = 2
+        #expect(isImpact(rules().verdict(clap, evidence: .wholeBand, typicalAttackDB: 30)), "a clear onset is an impact")
+        #expect(!isImpact(rules().verdict(clap, evidence: .wholeBand, typicalAttackDB: 30, unlikeStream: true)),
+                "unlike this stream's balls, its timbre decides")
+        #expect(isImpact(rules().verdict(ball(), evidence: .wholeBand, typicalAttackDB: 30, unlikeStream: true)),
+                "a ball's timbre still passes")
+    }
+
+    @Test("either kind of the stream's balls is a template: a racket hit is like the hits, a bounce like the bounces")
+    func eitherKind() {
+        var typicals = StreamTypicals(warmStart: true)
+        let bounce = SIMD8<Float>(-40, -34, -30, -28, -31, -36, -45, -.infinity)
+        let hit = SIMD8<Float>(-30, -28, -31, -38, -44, -50, -56, -.infinity)
+        for ball in [bounce, hit, bounce, hit, bounce] { typicals.learn(attackDB: 15, flux: 40, levels: ball) }
+        #expect(typicals.resemblesEitherKind(hit - SIMD8(repeating: 9), bands: 7, shapeDB: 2.5))
+        #expect(typicals.resemblesEitherKind(bounce + SIMD8(repeating: 4), bands: 7, shapeDB: 2.5))
+        #expect(!typicals.resemblesEitherKind(SIMD8(-60, -55, -50, -45, -38, -32, -28, -.infinity), bands: 7, shapeDB: 2.5))
+    }
 }
 

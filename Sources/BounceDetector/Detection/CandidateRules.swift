@@ -19,15 +19,20 @@ struct CandidateRules {
     /// clear the room by `typicalAttackDB`; `followsImpact` when the stream reported an impact shortly before it
     /// (`DetectorParameters.runSeconds`); `likeness` when it sounds like the last impact struck again where the
     /// run's next bounce is due (`RunLikeness`); `likeStream` when it sounds like the stream's balls
-    /// (`DetectorParameters.streamLikeShapeDB`).
+    /// (`DetectorParameters.streamLikeShapeDB`); `unlikeStream` when the stream has a template of its balls and the
+    /// candidate is shaped unlike it (`DetectorParameters.clearLikeShapeDB`): no clear-impact rule for it.
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                 followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false) -> Verdict {
+                 followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
+                 unlikeStream: Bool = false) -> Verdict {
         if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness)
             || likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
+        // A clear onset is an impact whatever its timbre, but not just any impact: once the stream knows its balls,
+        // a clear onset shaped unlike them (a clap's noise band, a squeak) must show a ball's timbre.
+        if unlikeStream { gated.clearAttackDB = 0 }
         if evidence == .bandRise {
             // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,
             // clear the room as far as this stream's balls do (less their spread, uncapped: in a quiet room a ball

@@ -109,6 +109,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var streamLikeShapeDB: Float = 2.5
     /// See `streamLikeShapeDB` (dB).
     public var streamLikeAttackDB: Float = 10
+    /// Once the stream has a template of its balls (three reported), a candidate whose band shape lies further than
+    /// this from it (dB; 0 = off) is no clear impact (`ImpactClassifier.isClearImpact`): it must pass on its timbre.
+    /// A clap in a quiet room clears it as abruptly as a ball, but rings in other bands.
+    public var clearLikeShapeDB: Float = 5
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
     public var streamTemplates = 1
     /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack

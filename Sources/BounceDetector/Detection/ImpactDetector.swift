@@ -286,7 +286,10 @@ public final class ImpactDetector {
         switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
                              followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact),
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
-                                                            shapeDB: parameters.streamLikeShapeDB)) {
+                                                            shapeDB: parameters.streamLikeShapeDB),
+                             unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
+                                 && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
+                                                                  shapeDB: parameters.clearLikeShapeDB)) {
         case .impact(let kind, let confidence):
             runs.report(candidate.onset, levels: features.bandLevelsDB)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)

@@ -13,15 +13,18 @@ struct StreamTypicals {
     /// in the same room: the stream's own template of a ball.
     private(set) var levels = SIMD8<Float>(repeating: 0)
     private var levelBalls = 0
-    /// A second template (`templates` 2), started by the first ball whose shape lies `splitDB` from the first's: a
-    /// table bounce and a racket hit may ring in different bands. Each ball then teaches the nearer one.
+    /// The same, kept apart for two kinds of ball: the first template is started by the first ball, the second by
+    /// the first ball whose shape lies `splitDB` from it (a table bounce and a racket hit may ring in different
+    /// bands); each ball then teaches the nearer.
+    private var kindLevels = SIMD8<Float>(repeating: 0)
+    private var kindBalls = 0
     private var otherLevels = SIMD8<Float>(repeating: 0)
     private var otherBalls = 0
     /// The typical attack starts as a plain mean of the first balls (`DetectorParameters.warmStart`).
     let warmStart: Bool
-    /// Templates of the stream's balls (1 or 2).
+    /// Templates of the stream's balls that `resembles` asks (1: all balls', or 2: the two kinds').
     let templates: Int
-    /// See `otherLevels` (dB).
+    /// See `kindLevels` (dB).
     static let splitDB: Float = 3
 
     init(warmStart: Bool, templates: Int = 1) {
@@ -38,15 +41,14 @@ struct StreamTypicals {
         balls += 1
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
-        guard templates > 1, levelBalls > 0 else { return Self.teach(&levels, &levelBalls, ballLevels) }
-        let toFirst = BounceRun.difference(ballLevels, from: levels, bands: 7).spread
-        if otherBalls == 0 {
-            if toFirst > Self.splitDB { Self.teach(&otherLevels, &otherBalls, ballLevels) }
-            else { Self.teach(&levels, &levelBalls, ballLevels) }
-        } else if BounceRun.difference(ballLevels, from: otherLevels, bands: 7).spread < toFirst {
+        Self.teach(&levels, &levelBalls, ballLevels)
+        let toFirst = BounceRun.difference(ballLevels, from: kindLevels, bands: 7).spread
+        if kindBalls == 0 || otherBalls == 0 && toFirst <= Self.splitDB {
+            Self.teach(&kindLevels, &kindBalls, ballLevels)
+        } else if otherBalls == 0 || BounceRun.difference(ballLevels, from: otherLevels, bands: 7).spread < toFirst {
             Self.teach(&otherLevels, &otherBalls, ballLevels)
         } else {
-            Self.teach(&levels, &levelBalls, ballLevels)
+            Self.teach(&kindLevels, &kindBalls, ballLevels)
         }
     }
 
@@ -61,10 +63,18 @@ struct StreamTypicals {
     }
 
     /// Whether band levels sound like this stream's balls: over the first `bands`, their differences from the
-    /// template spread by at most `shapeDB` (RMS about their mean), whatever the level. False before three balls.
+    /// template (`templates` 1: all balls'; 2: either kind's) spread by at most `shapeDB` (RMS about their mean),
+    /// whatever the level. False before three balls.
     func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
         guard shapeDB > 0, balls >= 3 else { return false }
-        return BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
+        return templates > 1 ? resemblesEitherKind(candidate, bands: bands, shapeDB: shapeDB)
+            : BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
+    }
+
+    /// Whether band levels sound like either kind of this stream's balls (`kindLevels`), as `resembles` does.
+    func resemblesEitherKind(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
+        guard shapeDB > 0, balls >= 3 else { return false }
+        return BounceRun.difference(candidate, from: kindLevels, bands: bands).spread <= shapeDB
             || otherBalls > 0 && BounceRun.difference(candidate, from: otherLevels, bands: bands).spread <= shapeDB
     }
 }
