@@ -229,6 +229,16 @@ struct CandidateRulesTests {
                 "unlike this stream's balls, its timbre decides")
         #expect(isImpact(rules().verdict(ball(), evidence: .wholeBand, typicalAttackDB: 30, unlikeStream: true)),
                 "a ball's timbre still passes")
+        var tonal = ball(attack: 12, snr: 10, decay: -6, risingBands: 7)
+        tonal.peakPersistence = 0.1  // the resonance score fails it, the struck-object score passes it
+        tonal.lineCoherence = 0.1
+        tonal.peakContrastDB = 1
+        tonal.ringingContrastDB = 1
+        #expect(isImpact(rules().verdict(tonal, evidence: .wholeBand, typicalAttackDB: 16)), "a struck object")
+        #expect(!isImpact(rules().verdict(tonal, evidence: .wholeBand, typicalAttackDB: 16, unlikeStream: true)),
+                "unlike this stream's balls, only the resonance score may accept it")
+        #expect(isImpact(rules { $0.unlikeNotStruck = false }.verdict(tonal, evidence: .wholeBand, typicalAttackDB: 16,
+                                                                       unlikeStream: true)))
     }
 
     @Test("either kind of the stream's balls is a template: a racket hit is like the hits, a bounce like the bounces")

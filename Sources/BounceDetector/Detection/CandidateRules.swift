@@ -31,8 +31,11 @@ struct CandidateRules {
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
         // A clear onset is an impact whatever its timbre, but not just any impact: once the stream knows its balls,
-        // a clear onset shaped unlike them (a clap's noise band, a squeak) must show a ball's timbre.
-        if unlikeStream { gated.clearAttackDB = 0 }
+        // a candidate shaped unlike them (a clap's noise band, a squeak) must show a ball's full timbre.
+        if unlikeStream {
+            gated.clearAttackDB = 0
+            if parameters.unlikeNotStruck { gated.struckAcceptance = 1.01 }
+        }
         if evidence == .bandRise {
             // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,
             // clear the room as far as this stream's balls do (less their spread, uncapped: in a quiet room a ball

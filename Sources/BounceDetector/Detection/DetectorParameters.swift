@@ -110,9 +110,12 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `streamLikeShapeDB` (dB).
     public var streamLikeAttackDB: Float = 10
     /// Once the stream has a template of its balls (three reported), a candidate whose band shape lies further than
-    /// this from it (dB; 0 = off) is no clear impact (`ImpactClassifier.isClearImpact`): it must pass on its timbre.
-    /// A clap in a quiet room clears it as abruptly as a ball, but rings in other bands.
+    /// this from both of its kinds' (dB; 0 = off) is no clear impact (`ImpactClassifier.isClearImpact`): it must pass
+    /// on its timbre. A clap in a quiet room clears it as abruptly as a ball, but rings in other bands.
     public var clearLikeShapeDB: Float = 5
+    /// …nor a struck object (`ImpactClassifier.struckProbability`, the weak timbre test fitted for real balls whose
+    /// lines the resonance score cannot read): only the resonance score may accept it.
+    public var unlikeNotStruck = true
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
     public var streamTemplates = 1
     /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack
