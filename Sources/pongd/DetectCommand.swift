@@ -91,6 +91,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
                 if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }
                 if let v = overrides["clearlike"] { p.clearLikeShapeDB = Float(v) }
+                if let v = overrides["mincentroid"] { p.minimumCentroidHz = Float(v) }
                 if let v = overrides["unlikestruck"] { p.unlikeNotStruck = v != 0 }
                 if let v = overrides["stemplates"] { p.streamTemplates = Int(exactly: v.rounded()) ?? p.streamTemplates }
                 if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }

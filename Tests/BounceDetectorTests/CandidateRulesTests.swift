@@ -251,5 +251,20 @@ struct CandidateRulesTests {
         #expect(typicals.resemblesEitherKind(bounce + SIMD8(repeating: 4), bands: 7, shapeDB: 2.5))
         #expect(!typicals.resemblesEitherKind(SIMD8(-60, -55, -50, -45, -38, -32, -28, -.infinity), bands: 7, shapeDB: 2.5))
     }
+
+    @Test("a thud under 1 kHz is no ball however it rings, unless it is a run's next bounce")
+    func lowThud() {
+        var thud = ball(attack: 35, snr: 20, decay: -8, risingBands: 7)
+        thud.centroidHz = 800
+        #expect(isImpact(rules { $0.minimumCentroidHz = 0 }.verdict(thud, evidence: .wholeBand, typicalAttackDB: 30)))
+        #expect(!isImpact(rules().verdict(thud, evidence: .wholeBand, typicalAttackDB: 30)))
+        #expect(!isImpact(rules().verdict(thud, evidence: .wholeBand, typicalAttackDB: 30, likeStream: true)))
+        #expect(isImpact(rules().verdict(thud, evidence: .wholeBand, typicalAttackDB: 30, followsImpact: true)),
+                "a run's next bounce is judged by the run")
+        var unmeasured = thud
+        unmeasured.snrDB = -3  // no energy over the room: its centroid says nothing
+        unmeasured.attackDB = 12
+        #expect(isImpact(rules().verdict(unmeasured, evidence: .wholeBand, typicalAttackDB: 16, likeStream: true)))
+    }
 }
 

@@ -24,8 +24,15 @@ struct CandidateRules {
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
                  unlikeStream: Bool = false) -> Verdict {
-        if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness)
-            || likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
+        if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness) {
+            return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
+        }
+        // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
+        // it (`DetectorParameters.minimumCentroidHz`).
+        if features.snrDB >= 0, features.centroidHz < parameters.minimumCentroidHz {
+            return .rejected(restore: evidence == .bandRise, endRefractory: false)
+        }
+        if likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
         var gated = classifier

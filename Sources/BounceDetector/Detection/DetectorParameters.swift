@@ -116,6 +116,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// …nor a struck object (`ImpactClassifier.struckProbability`, the weak timbre test fitted for real balls whose
     /// lines the resonance score cannot read): only the resonance score may accept it.
     public var unlikeNotStruck = true
+    /// Least excess centroid (Hz) of a candidate that is not a run's next bounce and has energy over the room to
+    /// measure it (`snrDB` ≥ 0; 0 = off). A thud that only leaks over the 700 Hz high-pass (a step, a kick drum, a
+    /// low note: 0.7–1.0 kHz) is no ball, whatever rings in it; balls, real and synthetic, sit at 1.4 kHz and up (the
+    /// clear rule asks 1.2 kHz, `ImpactClassifier.clearCentroidHz`).
+    public var minimumCentroidHz: Float = 1000
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
     public var streamTemplates = 1
     /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack
