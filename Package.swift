@@ -67,6 +67,8 @@ let package = Package(
                 "CAudio",
                 "CQRencode",
                 "PongWire",
+                // Several nodes forward calls to a session's owner with the project's HTTP client.
+                "PongClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -145,13 +147,19 @@ let package = Package(
                 "SessionHub",
                 "PongWire",
                 "PongClient",
+                // A stand-in node that forwards and closes sockets with 4101 (MovingNode.swift).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
             name: "pongdTests",
-            dependencies: ["pongd", "TestSupport"]
+            // pong-player-sim: built for SimClusterTests, which runs it against three nodes.
+            dependencies: ["pongd", "pong-player-sim", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

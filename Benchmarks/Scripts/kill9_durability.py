@@ -217,6 +217,7 @@ class WebSocket:
                     return "text", json.loads(payload)
                 if opcode == 8:
                     self.closed = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else 1005
+                    self.close_reason = payload[2:].decode("utf-8", "replace")
                     try:
                         self.send_frame(8, payload[:2])
                     except OSError:

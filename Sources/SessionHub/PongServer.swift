@@ -45,8 +45,10 @@ public final class PongServer: Service, Sendable {
         let hub = try SessionHub(configuration: configuration, logger: logger)
         self.hub = hub
         self.logger = logger
+        // Several nodes: a drain hands the sessions to the other nodes (close 4101) before the rest get 4100.
         server = HTTPServer(configuration: .init(host: host, port: port, limits: transport), group: group,
-                            logger: logger, router: hub.router, webSockets: hub)
+                            logger: logger, router: hub.router, webSockets: hub,
+                            beforeDrain: { hub.handOverSessions() })
         var metricsLimits = TransportLimits()
         metricsLimits.drainTimeout = transport.drainTimeout
         metricsServer = metricsPort.map { metricsPort in
@@ -65,8 +67,9 @@ public final class PongServer: Service, Sendable {
         get async throws { try await metricsServer?.boundPort }
     }
 
-    /// Serves until graceful shutdown; then both listeners stop accepting and drain their connections (sockets get
-    /// close 4100, requests in flight finish) within the transport's `drainTimeout`, and the store is flushed.
+    /// Serves until graceful shutdown; then (several nodes) the sessions are handed to other nodes (close 4101), both
+    /// listeners stop accepting and drain their connections (sockets get close 4100, requests in flight finish)
+    /// within the transport's `drainTimeout`, and the store is flushed.
     public func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let metricsServer { group.addTask { try await metricsServer.run() } }

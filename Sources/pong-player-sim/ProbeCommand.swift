@@ -52,8 +52,8 @@ struct ProbeCommand: AsyncParsableCommand {
             var settings = PhoneSettings(duration: 1)
             settings.fillerBytesPerSecond = fillerBytesPerSecond
             let journey = PhoneJourney(identity: PhoneIdentity.make(index: 0, runTag: "probe", signUpEvery: 0),
-                                       typedCode: host.typedCode, audio: nil, mode: .probeOnly)
-            let phone = PhoneDriver(loop: loop, session: 0, server: server, track: nil, stats: stats,
+                                       typedCode: host.typedCode, audio: nil, mode: .probeOnly, servers: [server])
+            let phone = PhoneDriver(loop: loop, session: 0, track: nil, stats: stats,
                                     settings: settings, journey: journey, events: waiter)
             phone.start(scheduled: PhoneDriver.now())
             let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout * 1e9))) {

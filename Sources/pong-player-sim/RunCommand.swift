@@ -2,15 +2,17 @@ import ArgumentParser
 
 import Foundation
 
-/// `pong-player-sim [run] --server URL --sessions S --players-per-session P --audio FILE --labels CSV --duration S`.
+/// `pong-player-sim [run] --server URL [--server URL …] --sessions S --players-per-session P --audio FILE --labels CSV --duration S`.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Create S sessions, walk S×P phones to ready, stream audio, score bounces."
     )
 
-    @Option(help: "pongd base URL, e.g. http://127.0.0.1:8080.")
-    var server = "http://127.0.0.1:8080"
+    @Option(help: ArgumentHelp(
+        "pongd base URL (default http://127.0.0.1:8080); more than once for several nodes of one cluster.",
+        valueName: "url"))
+    var server: [String] = []
 
     @Option(help: "Sessions to create (one host each).")
     var sessions = 1
@@ -59,6 +61,10 @@ struct RunCommand: AsyncParsableCommand {
             help: "Connect phones from this many loopback addresses (127.0.0.2…) to spread a loopback server's per-address connection cap.")
     var sourceAddresses = 1
 
+    @Option(name: .customLong("failover-timeout"),
+            help: "With several --server nodes: seconds a phone may be off its socket, asking the nodes in turn, before it fails.")
+    var failoverTimeout: Double = 30
+
     @Option(name: .customLong("progress-every"), help: "Seconds between progress lines on stderr.")
     var progressEvery: Double = 5
 
@@ -78,11 +84,14 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard (1...250).contains(sourceAddresses) else { throw ValidationError("--source-addresses must be 1…250") }
         guard (6000...510_000).contains(bitrate) else { throw ValidationError("--bitrate out of range") }
+        guard failoverTimeout > 0 else { throw ValidationError("--failover-timeout must be positive") }
     }
 
     func run() async throws {
         do {
-            let address = try ServerAddress(parsing: server)
+            let addresses = try (server.isEmpty ? ["http://127.0.0.1:8080"] : server).map {
+                url throws(SimError) in try ServerAddress(parsing: url)
+            }
             let track = try AudioTrack.load(path: audio, bitrate: bitrate)
             let labelSet = try labels.map { path throws(SimError) in
                 try Labels(csv: String(decoding: try readFile(path), as: UTF8.self))
@@ -94,14 +103,15 @@ struct RunCommand: AsyncParsableCommand {
             settings.vanishCount = vanishCount
             settings.vanishAfter = vanishAfter
             settings.vanishFor = vanishFor
-            if sourceAddresses > 1 && !(address.host.hasPrefix("127.") || address.host == "localhost") {
-                throw SimError.badArgument("--source-addresses needs a loopback --server (127.x or localhost)")
+            if sourceAddresses > 1 && !addresses.allSatisfy({ $0.host.hasPrefix("127.") || $0.host == "localhost" }) {
+                throw SimError.badArgument("--source-addresses needs loopback --server nodes (127.x or localhost)")
             }
             settings.fillerBytesPerSecond = fillerMbps * 1_000_000 / 8
             let plan = SimRunner.Plan(
-                server: address, sessions: sessions, playersPerSession: playersPerSession, track: track,
+                servers: addresses, sessions: sessions, playersPerSession: playersPerSession, track: track,
                 labels: labelSet, ramp: ramp, settings: settings, signUpEvery: signupEvery,
-                progressEvery: progressEvery, runTag: Self.runTag(), dumpBounces: dumpBounces)
+                progressEvery: progressEvery, runTag: Self.runTag(), dumpBounces: dumpBounces,
+                failoverLimit: failoverTimeout)
             Console.error("audio: \(track.packets.count) packets, loop \(track.loopSeconds) s, preSkip "
                 + "\(track.preSkip), \(track.channels) ch; \(sessions)×\(playersPerSession) phones")
             let started = PhoneDriver.now()

@@ -1,9 +1,20 @@
+import Foundation
+
 /// Where pongd listens, from `--server http://HOST:PORT`.
 struct ServerAddress: Hashable, Sendable {
     /// Host name or address.
     var host: String
     /// TCP port.
     var port: Int
+
+    /// pong-player-sim's default `--server`, `http://127.0.0.1:8080`.
+    static let standard = ServerAddress(host: "127.0.0.1", port: 8080)
+
+    /// `host:port`, how the report names the node.
+    var node: String { "\(host):\(port)" }
+
+    /// `http://host:port/`, the base a relative URL in the server's answers is resolved against.
+    var url: URL? { URL(string: "http://\(node)/") }
 
     /// An address from its parts.
     init(host: String, port: Int) {

@@ -21,13 +21,29 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: """
         Keep the store in PostgreSQL instead of the embedded SQLite file: postgres://USER[:PASSWORD]@HOST[:PORT]/DB \
         [?sslmode=disable|prefer|require|verify-full], or postgres://USER@/DB?host=/SOCKET/FOLDER for a Unix \
-        socket. The password may come from PGPASSWORD. Tables are created or migrated at start. The token key stays \
-        in --data-dir (README, "The store").
+        socket. The password may come from PGPASSWORD. Tables are created or migrated at start. Several nodes may \
+        share one database: each owns the sessions created on it, identified by --public-url (docs/SCALING.md).
         """)
     var database: String?
 
-    @Option(help: "Public base URL for links in responses (joinURL), e.g. https://pong.example; default: paths only.")
+    @Option(help: """
+        Public base URL for links in responses (joinURL), e.g. https://pong.example; default: paths only. With \
+        --database: this node's own address (http://HOST:PORT), where phones and the other nodes reach it; default \
+        http://--host:--port.
+        """)
     var publicURL = ""
+
+    @Option(help: """
+        With --database: this node's own address (http://HOST:PORT) where phones' sockets and the other nodes reach \
+        it, when --public-url is a shared name in front of all nodes (a load balancer); default: --public-url.
+        """)
+    var nodeURL: String?
+
+    @Option(help: ArgumentHelp("""
+        With --database: seconds a node's lease runs after each renewal (renewed every quarter of it); a killed \
+        node's sessions move to the others this long after its last renewal (docs/SCALING.md).
+        """, visibility: .hidden))
+    var leaseSeconds: Double = 6
 
     @Option(help: "Minutes without any event after which a session ends (its code becomes free).")
     var idleTimeout: Double = 120
@@ -154,6 +170,18 @@ struct ServeCommand: AsyncParsableCommand {
                 } catch {
                     throw ValidationError("--database: \(error)")
                 }
+            }
+            if configuration.database != nil {
+                guard (0.2...600).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be 0.2–600") }
+                guard publicURL.isEmpty || OriginPolicy.origin(of: publicURL) != nil,
+                      nodeURL.map({ OriginPolicy.origin(of: $0) != nil }) ?? true
+                else {
+                    throw ValidationError("--public-url and --node-url take http(s)://host[:port], e.g. http://10.0.0.5:8080")
+                }
+                configuration.cluster.nodeURL = nodeURL.flatMap(OriginPolicy.origin(of:))
+                    ?? OriginPolicy.origin(of: publicURL) ?? "http://\(host):\(port)"
+                configuration.cluster.leaseDuration = .milliseconds(Int64(leaseSeconds * 1000))
+                configuration.cluster.renewInterval = .milliseconds(Int64(leaseSeconds * 250))
             }
             configuration.allowedOrigins = allowedOrigins
             configuration.oidcProviders = providers

@@ -99,3 +99,17 @@ extension BounceScorer.Score {
     /// TP, FP, FN.
     var counts: [Int] { [truePositives, falsePositives, falseNegatives] }
 }
+
+/// Bounces are placed in the phone's stream by their capture time, so a decoder restarted on another node (its
+/// `streamTime` from 0 again) changes nothing.
+struct CaptureTimePlacementTests {
+    @Test("a capture time maps back to its stream sample, whatever the server's streamTime says")
+    func placement() {
+        let start: UInt64 = 5_000_000_123
+        for sample in [0, 480, 48_000 * 37 + 17] {
+            let capture = AudioTrack.captureMicros(startMicros: start, sample: sample)
+            let seconds = AudioTrack.streamSeconds(captureMicros: Int64(capture), startMicros: start)
+            #expect(abs(seconds - Double(sample) / 48_000) < 2e-6)
+        }
+    }
+}

@@ -15,6 +15,11 @@ struct PhoneJourneyTests {
 
     static func body(_ json: String) -> [UInt8] { Array(json.utf8) }
 
+    /// Opening the socket at `path` on the default server.
+    static func connect(_ path: String) -> PhoneJourney.Action {
+        .connect(SocketURL(secure: false, host: "127.0.0.1", port: 8080, path: path))
+    }
+
     static func readiness(battery: CheckStatus, canBeReady: Bool) -> ServerMessage {
         var checks: [ReadinessReport.Check] = [
             .init(id: .profile, status: .ok, message: "Profile ready"),
@@ -42,7 +47,9 @@ struct PhoneJourneyTests {
     }
 
     /// Drives `journey` to the point where `ready` was sent; returns the actions of each step.
-    static func walkToReady(_ journey: inout PhoneJourney) -> [[PhoneJourney.Action]] {
+    static func walkToReady(_ journey: inout PhoneJourney, websocketURL: String = "/sessions/ABC234/player/u1")
+        -> [[PhoneJourney.Action]]
+    {
         var steps: [[PhoneJourney.Action]] = []
         steps.append(journey.start(scheduledStart: .seconds(10)))
         steps.append(journey.httpReplied(status: 201, body: body(#"{"userId":"u1","token":"tok","guest":true}"#),
@@ -51,7 +58,7 @@ struct PhoneJourneyTests {
             #"{"userId":"u1","displayName":"Sim 0","photoURL":"/photos/x","guest":true}"#),
                                          retryAfter: nil, now: .seconds(10.2)))
         steps.append(journey.httpReplied(status: 200, body: body(
-            #"{"playerId":"p1","websocketURL":"/sessions/ABC234/player/u1","resumeToken":"r1"}"#),
+            #"{"playerId":"p1","websocketURL":"\#(websocketURL)","resumeToken":"r1"}"#),
                                          retryAfter: nil, now: .seconds(10.3)))
         steps.append(journey.socketOpened(now: .seconds(10.4)))
         steps.append(journey.received(readiness(battery: .warn, canBeReady: false), now: .seconds(10.5)))
@@ -73,7 +80,7 @@ struct PhoneJourneyTests {
         #expect(steps[1] == [.http(.profile(ProfileRequest(displayName: "Sim 0", photo: PhoneIdentity.tinyPNG)),
                                    token: "tok")])
         #expect(steps[2] == [.http(.join(code: "abc-234"), token: "tok")])
-        #expect(steps[3] == [.connect(path: "/sessions/ABC234/player/u1?token=tok")])
+        #expect(steps[3] == [Self.connect("/sessions/ABC234/player/u1?token=tok")])
         #expect(steps[4] == [
             .send(.hello(.init(resumeToken: nil))),
             .send(.permissions(.init(camera: .granted, microphone: .granted))),
@@ -169,7 +176,7 @@ struct PhoneJourneyTests {
         let drop = journey.chaosDrop(now: .seconds(20), downFor: 1.5)
         #expect(drop == [.pauseAudio, .dropSocket, .schedule(.reconnect, at: .seconds(21.5))])
         #expect(journey.socketClosed(code: nil, now: .seconds(20)) == [], "our own drop is not an error")
-        #expect(journey.timer(.reconnect, now: .seconds(21.5)) == [.connect(path: "/sessions/ABC234/player/u1?token=tok")])
+        #expect(journey.timer(.reconnect, now: .seconds(21.5)) == [Self.connect("/sessions/ABC234/player/u1?token=tok")])
         #expect(journey.socketOpened(now: .seconds(21.6))
                 == [.send(.hello(.init(resumeToken: "r1"))), .reconnected, .resumeAudio])
     }
@@ -212,7 +219,7 @@ struct PhoneJourneyTests {
         _ = Self.walkToReady(&journey)
         #expect(journey.socketClosed(code: 4100, reason: "server restarting; retry in 1 s", now: .seconds(30))
                 == [.serverRestarting, .pauseAudio, .schedule(.reconnect, at: .seconds(31))])
-        #expect(journey.timer(.reconnect, now: .seconds(31)) == [.connect(path: "/sessions/ABC234/player/u1?token=tok")])
+        #expect(journey.timer(.reconnect, now: .seconds(31)) == [Self.connect("/sessions/ABC234/player/u1?token=tok")])
         // The new process is not up yet: the attempt fails, the next waits twice as long.
         #expect(journey.socketClosed(code: nil, now: .seconds(31)) == [.pauseAudio, .schedule(.reconnect, at: .seconds(33))])
         _ = journey.timer(.reconnect, now: .seconds(33))
@@ -240,7 +247,7 @@ struct PhoneJourneyTests {
         #expect(journey.vanish(now: .seconds(20), downFor: 15)
                 == [.pauseAudio, .stopReading, .vanished, .schedule(.reappear, at: .seconds(35))])
         #expect(journey.timer(.reappear, now: .seconds(35))
-                == [.dropSocket, .connect(path: "/sessions/ABC234/player/u1?token=tok")])
+                == [.dropSocket, Self.connect("/sessions/ABC234/player/u1?token=tok")])
         #expect(journey.socketOpened(now: .seconds(35.1))
                 == [.send(.hello(.init(resumeToken: "r1"))), .reconnected, .resumeAudio])
     }

@@ -26,7 +26,7 @@ struct SimEndToEndTests {
         var settings = PhoneSettings(duration: 5)
         settings.chaosDropsPerMinute = 12
         settings.chaosUniform = { 0.5 }  // every ready phone drops 3.5 s after the last drop (or being ready), for 1.75 s
-        let plan = SimRunner.Plan(server: server.address, sessions: 1, playersPerSession: 3, track: track,
+        let plan = SimRunner.Plan(servers: [server.address], sessions: 1, playersPerSession: 3, track: track,
                                   labels: labels, ramp: 0, settings: settings, signUpEvery: 3, progressEvery: 60,
                                   runTag: "e2e\(UInt32.random(in: 0...UInt32.max))")
         let values = try await SimRunner(plan: plan).run()

@@ -22,7 +22,7 @@ struct SimRestartTests {
         let (track, labels) = try SimEndToEndTests.clickTrack()
         var settings = PhoneSettings(duration: 20)
         settings.readyTimeout = 60
-        let plan = SimRunner.Plan(server: ServerAddress(host: "127.0.0.1", port: port), sessions: 1,
+        let plan = SimRunner.Plan(servers: [ServerAddress(host: "127.0.0.1", port: port)], sessions: 1,
                                   playersPerSession: 3, track: track, labels: labels, ramp: 0, settings: settings,
                                   signUpEvery: 0, progressEvery: 60, runTag: "rs\(UInt32.random(in: 0...UInt32.max))")
         let runner = SimRunner(plan: plan)
@@ -118,10 +118,10 @@ final class PongdProcess: @unchecked Sendable {
         return count > 0 && String(decoding: buffer[..<count], as: UTF8.self).hasPrefix("HTTP/1.1 200")
     }
 
-    /// Sends SIGTERM and waits for the exit: its status and the seconds it took.
-    func terminate() async throws -> (status: Int32, seconds: Double) {
+    /// Sends `signal` (SIGTERM: a drain; SIGKILL: a crash) and waits for the exit: its status and the seconds it took.
+    func terminate(signal: Int32 = SIGTERM) async throws -> (status: Int32, seconds: Double) {
         let started = ContinuousClock.now
-        kill(process.processIdentifier, SIGTERM)
+        kill(process.processIdentifier, signal)
         let process = process
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {

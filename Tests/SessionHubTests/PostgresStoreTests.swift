@@ -31,7 +31,7 @@ struct PostgresStoreTests {
         try first.close()
         let second = try PostgresStore(url: url, logger: StoreBackend.quiet)
         #expect(try StoreTestsRestart.Snapshot(second, codes: codes) == before)
-        #expect(try second.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
+        #expect(try second.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities", "v4-nodes"])
     }
 
     @Test("a v2 database (before social sign-in) migrates to v3 with every row and foreign key kept")
@@ -54,7 +54,7 @@ struct PostgresStoreTests {
         }
         try old.close()
         let store = try PostgresStore(url: url, logger: StoreBackend.quiet)
-        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
+        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities", "v4-nodes"])
         #expect(try store.user(byEmail: "ana@example.com")?.passwordHash == "$scrypt$h")
         #expect(try store.photo(id: PhotoID("p1"))?.bytes == [0x89, 0x50, 0x4E, 0x47])
         #expect(try store.memberships(sessionCode: try F.code("ABC234")).count == 1)
@@ -76,7 +76,7 @@ struct PostgresStoreTests {
             }
             results.withLock { $0.append(result) }
         }
-        for result in results.withLock({ $0 }) { #expect(try result.get() == ["v1", "v2-guest-purge", "v3-social-identities"]) }
+        for result in results.withLock({ $0 }) { #expect(try result.get() == ["v1", "v2-guest-purge", "v3-social-identities", "v4-nodes"]) }
     }
 
     @Test("over TCP on loopback too; a server that does not answer is .io within the connect timeout")

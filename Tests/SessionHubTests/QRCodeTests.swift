@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PongWire
 @testable import SessionHub
 
 /// The host's QR code of a session's join URL (`GET /sessions/{code}/qr.svg`, issue 14): made by libqrencode,
@@ -93,6 +94,24 @@ struct QRCodeTests {
         #expect(host.status == 200, "the host knows the code")
         let post = try await server.call("POST", "/sessions/\(session.code)/qr.svg")
         #expect(post.status == 405)
+        try await server.stop()
+    }
+
+    @Test("a live session's QR code is drawn once and kept while it lives; ended, it is forgotten")
+    func cachedWhileLive() async throws {
+        let server = try await HubTestServer.start(publicBaseURL: "https://pong.example")
+        let session = try await server.hostSession()
+        let code = try #require(SessionCode(userInput: session.code))
+        let path = "/sessions/\(session.code)/qr.svg"
+        let first = try await TestHTTPClient.request(.GET, port: server.port, path: path)
+        #expect(server.hub.qrCodes.withLockedValue { $0[code] } == Array(first.body.utf8))
+        let second = try await TestHTTPClient.request(.GET, port: server.port, path: path)
+        #expect(second.status == 200 && second.body == first.body)
+        let ended = try await TestHTTPClient.request(.POST, port: server.port, path: "/sessions/\(session.code)/end",
+                                                     headers: [("Authorization", "Bearer \(session.hostToken)")])
+        #expect(ended.status == 200)
+        for _ in 0..<100 where server.hub.session(code) != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.hub.qrCodes.withLockedValue { $0.isEmpty })
         try await server.stop()
     }
 

@@ -13,7 +13,7 @@ struct StoreTests {
         let store = try SessionStore(dataDirectory: folder.path + "/nested/data")
         #expect(store.path == folder.path + "/nested/data/pongd.sqlite")
         #expect(FileManager.default.fileExists(atPath: store.path))
-        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
+        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities", "v4-nodes"])
         #expect(try store.journalMode() == "wal")
         #expect(try store.foreignKeysEnabled())
     }

@@ -31,7 +31,7 @@ struct StoreTestsMigration {
             try old.close()
         }
         let store = try SessionStore(dataDirectory: folder.path)
-        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
+        #expect(try store.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities", "v4-nodes"])
         #expect(try store.user(byEmail: "ana@example.com")?.passwordHash == "$scrypt$h")
         #expect(try store.user(id: UserID("g1"))?.isGuest == true)
         #expect(try store.profile(userId: UserID("u1"))?.photoId == PhotoID("p1"))

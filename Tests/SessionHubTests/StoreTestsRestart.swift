@@ -81,7 +81,7 @@ struct StoreTestsRestart {
         #expect(after.events[0].count == 50 && after.memberships[0].count == 2)
         #expect(after.byToken?.journey == #"{"phase":"ready","battery":{"level":55}}"#)
         #expect(try second.journalMode() == "wal")
-        #expect(try second.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities"])
+        #expect(try second.appliedMigrations() == ["v1", "v2-guest-purge", "v3-social-identities", "v4-nodes"])
     }
 
     @Test("a store released without close keeps its data")

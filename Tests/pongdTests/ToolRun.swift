@@ -20,13 +20,16 @@ enum ToolRun {
     }
 
     /// The `pongd` executable beside this test bundle in the build folder.
-    static func pongd() throws -> URL {
+    static func pongd() throws -> URL { try executable("pongd") }
+
+    /// The executable `name` of this package beside this test bundle in the build folder.
+    static func executable(_ name: String) throws -> URL {
         var folder = Bundle.main.bundleURL
         for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("pongd")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             folder.deleteLastPathComponent()
         }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "pongd beside \(Bundle.main.bundleURL.path)"])
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(name) beside \(Bundle.main.bundleURL.path)"])
     }
 }

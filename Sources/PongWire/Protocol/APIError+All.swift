@@ -22,6 +22,8 @@ extension APIError {
         .outOfOrder("m"), .notReady("m"), .testInProgress, .invalidResumeToken,
         .dashboardReadOnly, .originNotAllowed, .tooManyLoginAttempts, .serverBusy,
         .tooManyCodeGuesses,
+        // Several nodes (APIError+Cluster.swift, docs/SCALING.md).
+        .sessionUnavailable, .storeUnavailable,
         // Social sign-in (APIError+Social.swift).
         .unknownProvider, .invalidIDToken, .idTokenWrongIssuer, .idTokenWrongAudience, .idTokenNotYetValid,
         .idTokenNonceMismatch, .idTokenExpired, .providerUnavailable,

@@ -48,7 +48,9 @@ package struct CloseCode: Hashable, Sendable, CustomStringConvertible {
         CloseCode(4129, "too many code guesses, retry in \(seconds) s")
     }
     /// The session lives on another node; reconnect to the URL in the reason.
-    package static func moved(to url: String) -> CloseCode { CloseCode(4101, url) }
+    package static func moved(to url: String) -> CloseCode { CloseCode(sessionMovedCode, url) }
+    /// The code of `moved(to:)`: the reason is the absolute URL of the socket to reconnect to (no token).
+    package static let sessionMovedCode: UInt16 = 4101
 
     /// True for 4000–4099: the client must not reconnect.
     package var isFinal: Bool { (4000...4099).contains(code) }

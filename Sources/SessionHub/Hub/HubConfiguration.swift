@@ -8,6 +8,8 @@ package struct HubConfiguration: Sendable {
     /// The PostgreSQL server holding the store (`pongd serve --database`); nil: the embedded SQLite file in
     /// `dataDirectory`.
     package var database: DatabaseURL?
+    /// Sessions owned by nodes on a shared PostgreSQL store (used only with `database`).
+    package var cluster = ClusterConfiguration()
     /// Prefix for absolute links in responses (`joinURL`), e.g. "https://pong.example"; empty gives paths.
     package var publicBaseURL: String
     /// How long sign-in and guest tokens stay valid.

@@ -14,6 +14,8 @@ final class HubMetrics: Sendable {
     private let connectedSockets: CoreMetrics.Gauge
     private let liveSessions: CoreMetrics.Gauge
     private let joins: CoreMetrics.Counter
+    private let adoptedSessions: CoreMetrics.Counter
+    private let forwardedRequests: CoreMetrics.Counter
     private let textMessages: CoreMetrics.Counter
     private let binaryFrames: CoreMetrics.Counter
     private let sockets = NIOLockedValueBox(0)
@@ -28,6 +30,8 @@ final class HubMetrics: Sendable {
         connectedSockets = CoreMetrics.Gauge(label: "pongd_connected_sockets", factory: factory)
         liveSessions = CoreMetrics.Gauge(label: "pongd_live_sessions", factory: factory)
         joins = CoreMetrics.Counter(label: "pongd_joins_total", factory: factory)
+        adoptedSessions = CoreMetrics.Counter(label: "pongd_sessions_adopted_total", factory: factory)
+        forwardedRequests = CoreMetrics.Counter(label: "pongd_requests_forwarded_total", factory: factory)
         textMessages = CoreMetrics.Counter(label: "pongd_messages_total", dimensions: [("kind", "text")], factory: factory)
         binaryFrames = CoreMetrics.Counter(label: "pongd_messages_total", dimensions: [("kind", "binary")], factory: factory)
         mediaFrames = Dictionary(uniqueKeysWithValues: MediaKind.allCases.map { kind in
@@ -57,6 +61,12 @@ final class HubMetrics: Sendable {
 
     /// The number of live sessions changed.
     func sessions(_ count: Int) { liveSessions.record(count) }
+
+    /// Sessions of a node whose lease ran out were adopted here (several nodes).
+    func adopted(_ count: Int) { adoptedSessions.increment(by: Int64(count)) }
+
+    /// A request was forwarded to the session's owner node.
+    func forwarded() { forwardedRequests.increment() }
 
     /// A join succeeded.
     func joined() { joins.increment() }

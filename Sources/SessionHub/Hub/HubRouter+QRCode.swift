@@ -15,18 +15,27 @@ extension HubRouter {
         let user: UserID?
         do throws(APIError) { user = try optionalCaller(request) } catch { return reply.send(.error(error)) }
         hub.lookUp(text, from: request.remoteAddress, user: user) { lookup in
-            guard case .live = lookup else { return reply.send(Self.refusal(lookup)) }
+            guard case .live = lookup else { return refuse(lookup, request, reply) }
+            if let svg = hub.qrCodes.withLockedValue({ $0[code] }) { return reply.send(Self.qrCodeResponse(svg: svg)) }
             let url = hub.joinURL(for: code)
-            // Encoding takes tens of microseconds: off the event loop all the same.
-            hub.worker.async { reply.send(Self.qrCodeResponse(for: url)) }
+            // Encoding takes ~150 µs: off the event loop, once per live session (kept until it is forgotten).
+            hub.worker.async {
+                // nil only for a `--public-url` of thousands of bytes.
+                guard let symbol = QRCode(encoding: url, errorCorrection: .medium) else {
+                    return reply.send(.error(.internal))
+                }
+                let svg = Array(symbol.svg().utf8)
+                hub.qrCodes.withLockedValue { $0[code] = svg }
+                // Forgotten meanwhile: not kept (the cache holds live sessions only).
+                if hub.session(code) == nil { hub.qrCodes.withLockedValue { _ = $0.removeValue(forKey: code) } }
+                reply.send(Self.qrCodeResponse(svg: svg))
+            }
         }
     }
 
-    /// 200 with `url`'s QR code (level M, a 4-module quiet zone) as `image/svg+xml`; 500 if it cannot be encoded
-    /// (a `--public-url` of thousands of bytes).
-    static func qrCodeResponse(for url: String) -> HTTPResponse {
-        guard let symbol = QRCode(encoding: url, errorCorrection: .medium) else { return .error(.internal) }
-        return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(symbol.svg().utf8),
+    /// 200 with a QR code's SVG (`url`'s, level M, a 4-module quiet zone), `image/svg+xml`.
+    static func qrCodeResponse(svg: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, contentType: "image/svg+xml", body: svg,
                             headers: [("Cache-Control", "public, max-age=\(qrCodeMaxAge)"),
                                       ("Content-Security-Policy", photoContentSecurityPolicy)])
     }

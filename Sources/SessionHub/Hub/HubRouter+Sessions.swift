@@ -6,8 +6,9 @@ extension HubRouter {
     func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let token = try caller(request, allowing: [.user, .guest])
         let settings = try body(CreateSessionRequest.self, of: request).settings
+        if let cluster = hub.cluster, !cluster.storeReachable { return .error(.storeUnavailable, retryAfter: 2) }
         // The live-session limit first: a user at it does not use up its creation budget by retrying.
-        let code = try reserveCode(host: token.userId)
+        var code = try reserveCode(host: token.userId)
         if let wait = hub.quotas.admitSessionCreation(user: token.userId) {
             hub.quotas.userSessions.withLockedValue { $0.remove(code) }
             hub.logger.info("session creation limited", metadata: ["user.id": "\(token.userId)"])
@@ -19,8 +20,17 @@ extension HubRouter {
             // A purged guest's token (its user is gone) is no longer valid.
             guard let accountName = try hub.store.user(id: token.userId)?.name else { throw StoreError.notFound }
             hostName = profileName ?? accountName
-            try hub.store.createSession(StoredSession(code: code, hostUserId: token.userId, game: settings,
-                                                      createdAt: hub.configuration.wallClock()))
+            // Another node may have taken the code (the store's key is the only judge of that): draw another.
+            for attempt in 1...4 {
+                do throws(StoreError) {
+                    try hub.store.createSession(StoredSession(code: code, hostUserId: token.userId, game: settings,
+                                                              createdAt: hub.configuration.wallClock()))
+                    break
+                } catch where error == .duplicateKey && attempt < 4 {
+                    hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+                    do throws(APIError) { code = try reserveCode(host: token.userId) } catch { throw StoreError.duplicateKey }
+                }
+            }
         } catch {
             hub.quotas.userSessions.withLockedValue { $0.remove(code) }
             throw error == .notFound ? .invalidToken : storeFailure(error)
@@ -41,7 +51,7 @@ extension HubRouter {
         let user: UserID?
         do throws(APIError) { user = try optionalCaller(request) } catch { return reply.send(.error(error)) }
         hub.lookUp(text, from: request.remoteAddress, user: user) { lookup in
-            guard case .live(let live, let member) = lookup else { return reply.send(Self.refusal(lookup)) }
+            guard case .live(let live, let member) = lookup else { return refuse(lookup, request, reply) }
             if member {
                 live.read({ $0.lobby }) { lobby in reply.send((try? json(200, lobby)) ?? .error(.internal)) }
             } else {
@@ -62,8 +72,12 @@ extension HubRouter {
         if let wait = hub.joinLimiter.withLockedValue({ $0.attempt(token.userId, now: .now) }) {
             return reply.send(.error(.tooManyJoinAttempts, retryAfter: wait))
         }
+        // A seat must be stored before it is answered: while the store is out of reach, fail fast.
+        if let cluster = hub.cluster, !cluster.storeReachable {
+            return reply.send(.error(.storeUnavailable, retryAfter: 2))
+        }
         hub.lookUp(text, from: request.remoteAddress, user: token.userId) { lookup in
-            guard case .live(let live, let member) = lookup else { return reply.send(Self.refusal(lookup)) }
+            guard case .live(let live, let member) = lookup else { return refuse(lookup, request, reply) }
             // A seated user's join again (it returns the same seat) is never held up by the others.
             if !member, let wait = hub.sessionJoinLimiter.withLockedValue({ $0.attempt(live.code, now: .now) }) {
                 return reply.send(.error(.tooManyJoinAttempts, retryAfter: wait))
@@ -89,8 +103,12 @@ extension HubRouter {
                 let outcome = try state.join(user: token.userId, displayName: profile.displayName,
                                              photoURL: profile.photoURL, playerId: playerId,
                                              resumeToken: resumeToken, now: now)
-                // Written before the actions run (and so before the reply), the seat's row before its journey.
-                if outcome.playerId == playerId { hub.recordSeat(outcome, code: code, user: token.userId) }
+                // Written before the actions run (and so before the reply): the seat's row with its first journey.
+                if outcome.playerId == playerId {
+                    let journey = state.seats[playerId]?.journey.snapshot(now: now, wallNow: hub.configuration.wallClock())
+                    hub.recordSeat(outcome, code: code, user: token.userId, journey: journey)
+                    if let journey { live.seatStored(playerId, journey: journey) }
+                }
                 return (outcome, outcome.actions)
             }) { result in
                 switch result {
@@ -98,7 +116,8 @@ extension HubRouter {
                     reply.send(.error(error))
                 case .success(let outcome):
                     hub.metrics.joined()
-                    let path = "/sessions/\(code.value)/player/\(token.userId.rawValue)"
+                    // Several nodes: absolute, on this node (the owner), whichever node the phone asked.
+                    let path = (hub.cluster?.url ?? "") + "/sessions/\(code.value)/player/\(token.userId.rawValue)"
                     reply.send((try? json(200, JoinResponse(playerId: outcome.playerId, websocketURL: path,
                                                              resumeToken: outcome.resumeToken))) ?? .error(.internal))
                 }
@@ -117,7 +136,7 @@ extension HubRouter {
             guard case .live(let live, member: true) = lookup else {
                 // Someone with no part in the session: answered (and counted) as an unknown code.
                 if case .live = lookup { return reply.send(Self.refusal(hub.failedLookup(from: request.remoteAddress))) }
-                return reply.send(Self.refusal(lookup))
+                return refuse(lookup, request, reply)
             }
             control(live, command, token: token, reply: reply)
         }
@@ -155,7 +174,7 @@ extension HubRouter {
             guard case .live(let live, member: true) = lookup else {
                 // No seat in the session: answered (and counted) as an unknown code.
                 if case .live = lookup { return reply.send(Self.refusal(hub.failedLookup(from: request.remoteAddress))) }
-                return reply.send(Self.refusal(lookup))
+                return refuse(lookup, request, reply)
             }
             startStreams(live, token: token, start: start, reply: reply)
         }

@@ -134,10 +134,11 @@ package struct HubRouter: HTTPRouting {
         .json(status, try MessageCodec.encodeJSON(value))
     }
 
-    /// A store failure: logged, shown to the client as a generic error.
+    /// A store failure: logged, shown to the client as a generic error; on PostgreSQL, an unreachable server is
+    /// 503 `store_unavailable` (the call may be tried again).
     func storeFailure(_ error: StoreError) -> APIError {
         hub.logger.error("store failure", metadata: ["error": "\(error)"])
-        return .internal
+        return error == .io && hub.cluster != nil ? .storeUnavailable : .internal
     }
 }
 
@@ -152,6 +153,10 @@ struct Reply: Sendable {
         if let code = response.errorCode { metrics.error(code) }
         var response = response.withSecurityHeaders()
         response.headers += headers
+        // Several nodes' 503s always say when to come back.
+        if response.status == 503, !response.headers.contains(where: { $0.0.lowercased() == "retry-after" }) {
+            response.headers.append(("Retry-After", "1"))
+        }
         completion(response)
     }
 }

@@ -39,6 +39,8 @@ final class LiveSession: @unchecked Sendable {
     let logger: Logger
     /// Called (on `queue`) once the session is over.
     private let onDiscard: @Sendable (SessionCode) -> Void
+    /// Set once the session moved to another node (`release`): nothing runs here any more.
+    private(set) var released = false
 
     let metrics: HubMetrics
 
@@ -66,6 +68,7 @@ final class LiveSession: @unchecked Sendable {
     /// Runs an event on the session's queue and performs its actions.
     func submit(_ event: @escaping @Sendable (inout SessionState, ContinuousClock.Instant) -> [SessionState.Action]) {
         queue.async {
+            guard !self.released else { return }
             let actions = event(&self.state, .now)
             self.perform(actions)
         }
@@ -78,6 +81,7 @@ final class LiveSession: @unchecked Sendable {
     ) {
         queue.async {
             do throws(APIError) {
+                guard !self.released else { throw APIError.sessionUnavailable }
                 let (value, actions) = try event(&self.state, .now)
                 self.perform(actions)
                 completion(.success(value))
@@ -100,6 +104,10 @@ final class LiveSession: @unchecked Sendable {
                 gate: @escaping @Sendable (SessionState) -> (APIError, CloseCode)? = { _ in nil }) {
         let id = ConnectionID(connection.id)
         queue.async {
+            if self.released {
+                connection.close(code: CloseCode.serverRestarting.code, reason: CloseCode.serverRestarting.reason)
+                return
+            }
             if let (error, code) = gate(self.state) {
                 self.metrics.error(error.code)
                 if let text = self.encode(.error(error)) { connection.send(text: text) }
@@ -126,6 +134,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     func perform(_ actions: [SessionState.Action]) {
+        guard !released else { return }
         record(actions)
         for action in actions {
             switch action {
@@ -157,6 +166,46 @@ final class LiveSession: @unchecked Sendable {
                 disarmMonitor()
                 onDiscard(code)
             }
+        }
+    }
+
+    /// Stops serving the session on this node without ending it, because another node owns it now (a drain's
+    /// handover, or an adoption while this node could not renew its lease): every socket is closed with the code
+    /// `closing` gives it (4101 and the owner's URL), timers, probes and decoders stop, nothing more is written, and
+    /// `completion` runs on the queue. The store keeps the session as it was for its new owner.
+    func release(closing: @escaping @Sendable (WebSocketConnection) -> CloseCode,
+                 completion: @escaping @Sendable () -> Void) {
+        queue.async {
+            guard !self.released else { return completion() }
+            self.released = true
+            self.timer?.cancel()
+            self.timer = nil
+            for player in Array(self.probes.keys) { self.stopProbe(for: player) }
+            self.streams.removeAll()
+            self.disarmMonitor()
+            for connection in self.sockets.values {
+                let code = closing(connection)
+                connection.close(code: code.code, reason: code.reason)
+            }
+            self.sockets.removeAll()
+            completion()
+        }
+    }
+
+    /// A new seat was stored with this journey (`SessionHub.recordSeat`): it is not written again until it changes.
+    /// Call on the queue, from the join's event.
+    func seatStored(_ player: PlayerID, journey: PlayerJourney.Snapshot) {
+        storedJourneys[player] = journey
+    }
+
+    /// Writes every journey and the phase again (the store was out of reach and is back: what failed meanwhile is
+    /// written now).
+    func recordAgain() {
+        queue.async {
+            guard !self.released, self.state.phase != .ended else { return }
+            self.storedJourneys.removeAll()
+            self.recorder.phase(self.state.phase, self.recorder.now())
+            self.record([])
         }
     }
 

@@ -12,6 +12,12 @@ extension SessionHub {
         case unknown
         /// The address's budget is spent: 429 `too_many_code_guesses` with `Retry-After`, close 4129.
         case limited(retryAfter: Int)
+        /// Live on the node at this URL (several nodes): HTTP calls are forwarded there, sockets closed with 4101.
+        case remote(url: String)
+        /// Between owners (a failover or handover in progress): 503 `session_unavailable`, close 4100.
+        case moving
+        /// The store cannot be reached to find it: 503 `store_unavailable`, close 4100.
+        case storeDown
     }
 
     /// Looks `text` up for `user` (nil: no token) calling from `address`. A well-formed code that names no live
@@ -20,7 +26,28 @@ extension SessionHub {
     func lookUp(_ text: String, from address: String, user: UserID?,
                 completion: @escaping @Sendable (CodeLookup) -> Void) {
         guard let code = SessionCode(userInput: text) else { return completion(.unknown) }
-        guard let live = session(code) else { return completion(failedLookup(from: address)) }
+        if let live = session(code) { return found(live, user: user, from: address, completion: completion) }
+        guard cluster != nil else { return completion(failedLookup(from: address)) }
+        // A spent address asks the store nothing (a guesser's lookups cost no database read), unless it carries a
+        // token: the session's members still get through, as for a session here.
+        if user == nil, let wait = codeGuesses.withLockedValue({ $0.wait(for: address, now: .now) }) {
+            return completion(.limited(retryAfter: wait))
+        }
+        // Several nodes: the store says where it lives (a read: off the event loop).
+        worker.async {
+            switch self.locate(code) {
+            case .here(let live): self.found(live, user: user, from: address, completion: completion)
+            case .elsewhere(let url): completion(.remote(url: url))
+            case .moving: completion(.moving)
+            case .storeDown: completion(.storeDown)
+            case .none: completion(self.failedLookup(from: address))
+            }
+        }
+    }
+
+    /// A live session here: `live` for its members, for others while the address has budget.
+    private func found(_ live: LiveSession, user: UserID?, from address: String,
+                       completion: @escaping @Sendable (CodeLookup) -> Void) {
         guard let user else { return completion(stranger(at: live, from: address)) }
         live.read({ $0.host.userId == user || $0.playerID(of: user) != nil }) { member in
             completion(member ? .live(live, member: true) : self.stranger(at: live, from: address))
@@ -46,11 +73,20 @@ extension SessionHub {
 }
 
 extension HubRouter {
-    /// The HTTP answer of a lookup that found nothing usable.
+    /// The HTTP answer of a lookup that found nothing usable here.
     static func refusal(_ lookup: SessionHub.CodeLookup) -> HTTPResponse {
         switch lookup {
         case .limited(let wait): .error(.tooManyCodeGuesses, retryAfter: wait)
         case .unknown, .live: .error(.sessionNotFound)
+        case .remote, .moving: .error(.sessionUnavailable, retryAfter: 1)
+        case .storeDown: .error(.storeUnavailable, retryAfter: 2)
         }
+    }
+
+    /// Answers a lookup that found no session here: forwards the request to the owner node when it is elsewhere
+    /// (`forward`), else sends the refusal.
+    func refuse(_ lookup: SessionHub.CodeLookup, _ request: HTTPRequest, _ reply: Reply) {
+        if case .remote(let url) = lookup { return forward(request, to: url, reply: reply) }
+        reply.send(Self.refusal(lookup))
     }
 }

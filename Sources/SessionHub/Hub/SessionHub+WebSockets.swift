@@ -27,16 +27,64 @@ extension SessionHub: WebSocketRoute {
             refuse(connection, error, close: .authFailed)
             return
         }
-        guard let code = SessionCode(userInput: endpoint.sessionCode), let live = session(code) else {
-            let failed = SessionCode(userInput: endpoint.sessionCode) == nil ? .unknown : failedLookup(
-                from: connection.remoteAddress)
-            if case .limited(let wait) = failed {
-                refuse(connection, .tooManyCodeGuesses, close: .tooManyCodeGuesses(retryAfter: wait))
-            } else {
-                refuse(connection, .sessionNotFound, close: .sessionEnded)
-            }
-            return
+        guard let code = SessionCode(userInput: endpoint.sessionCode) else {
+            return refuse(connection, .sessionNotFound, close: .sessionEnded)
         }
+        if let live = session(code) { return attach(connection, to: live, token: token) }
+        guard let cluster else { return refuseUnknown(connection) }
+        // Several nodes: the store says where the session lives (a read: off the event loop). What the phone sends
+        // meanwhile (its `hello`) waits, and reaches the session once the socket is attached.
+        locatingSockets.withLockedValue { $0[connection.id] = [] }
+        worker.async {
+            switch self.locate(code) {
+            case .here(let live):
+                self.attach(connection, to: live, token: token)
+                for text in self.locatingSockets.withLockedValue({ $0.removeValue(forKey: connection.id) }) ?? [] {
+                    self.received(text: text, from: connection)
+                }
+            case .elsewhere(let url):
+                self.locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
+                let moved = CloseCode.moved(to: ClusterNode.socketURL(code: code, role: endpoint.role, at: url))
+                self.logger.debug("socket sent to the session's owner", metadata: [
+                    "session.code": "\(code)", "node.id": "\(cluster.id)", "close.reason": "\(moved.reason)",
+                ])
+                connection.close(code: moved.code, reason: moved.reason)
+            case .moving:
+                self.refuse(connection, .sessionUnavailable, close: .serverRestarting)
+            case .storeDown:
+                self.refuse(connection, .storeUnavailable, close: .serverRestarting)
+            case .none:
+                self.refuseUnknown(connection)
+            }
+        }
+    }
+
+    /// Keeps a text message of a socket whose session is being located (at most `maxHeldWhileLocating`; more are
+    /// dropped: a phone sends one `hello` and waits for `welcome`).
+    private func holdWhileLocating(_ text: [UInt8], from connection: WebSocketConnection) {
+        locatingSockets.withLockedValue { held in
+            guard var messages = held[connection.id], messages.count < Self.maxHeldWhileLocating else { return }
+            messages.append(text)
+            held[connection.id] = messages
+        }
+    }
+
+    /// Most text messages kept per socket while its session is located.
+    static let maxHeldWhileLocating = 4
+
+    /// An unknown code: 4000, or 4129 once the address's budget is spent.
+    private func refuseUnknown(_ connection: WebSocketConnection) {
+        if case .limited(let wait) = failedLookup(from: connection.remoteAddress) {
+            refuse(connection, .tooManyCodeGuesses, close: .tooManyCodeGuesses(retryAfter: wait))
+        } else {
+            refuse(connection, .sessionNotFound, close: .sessionEnded)
+        }
+    }
+
+    /// A socket of a live session here, its token checked: counted, bound, and handed to the session.
+    private func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken) {
+        let endpoint = connection.endpoint
+        let code = live.code
         guard userSockets.withLockedValue({ $0.opened(connection.id, user: token.userId) }) else {
             refuse(connection, .tooManyConnections, close: .tooManySockets)
             return
@@ -53,14 +101,15 @@ extension SessionHub: WebSocketRoute {
             guard state.host.userId != user, state.playerID(of: user) == nil, let self else { return nil }
             switch self.failedLookup(from: connection.remoteAddress) {
             case .limited(let wait): return (.tooManyCodeGuesses, .tooManyCodeGuesses(retryAfter: wait))
-            case .unknown, .live: return dashboard ? (.sessionNotFound, .sessionEnded) : nil
+            case .unknown, .live, .remote, .moving, .storeDown: return dashboard ? (.sessionNotFound, .sessionEnded) : nil
             }
         }
     }
 
     package func received(text: [UInt8], from connection: WebSocketConnection) {
         metrics.message(binary: false)
-        guard let live = sessionOf(socket: connection.id) else { return }
+        guard let live = sessionOf(socket: connection.id) else { return holdWhileLocating(text, from: connection) }
+        guard !handingOver.withLockedValue({ $0 }) else { return }
         let message: ClientMessage
         do {
             message = try MessageCodec.decodeClientMessage(text)
@@ -74,7 +123,7 @@ extension SessionHub: WebSocketRoute {
 
     package func received(binary: ByteBuffer, from connection: WebSocketConnection) {
         metrics.message(binary: true)
-        guard let live = sessionOf(socket: connection.id) else { return }
+        guard let live = sessionOf(socket: connection.id), !handingOver.withLockedValue({ $0 }) else { return }
         do throws(MediaFrameError) {
             live.mediaFrame(try MediaFrame.parse(binary), in: binary, from: ConnectionID(connection.id))
         } catch {
@@ -93,6 +142,7 @@ extension SessionHub: WebSocketRoute {
 
     package func closed(_ connection: WebSocketConnection) {
         userSockets.withLockedValue { $0.closed(connection.id) }
+        locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
         guard let live = sessionOf(socket: connection.id, unbinding: true) else { return }
         metrics.socket(-1)
         live.detach(connection)

@@ -17,8 +17,9 @@ package final class SessionHub: Sendable {
     let logger: Logger
     /// Blocking work off the event loops.
     let worker = DispatchQueue(label: "pongd.worker", attributes: .concurrent)
-    /// Seat and journey writes, in order (a seat's row before its journey updates).
-    let seatWriter = DispatchQueue(label: "pongd.seat-writer")
+    /// Where bounce events are batched into the store (`EventWriter`). Seat, journey and phase writes run on their
+    /// session's own queue, so a session's writes are in order and sessions on other queues write side by side.
+    let eventQueue = DispatchQueue(label: "pongd.event-writer")
     private let sessionQueues: [DispatchQueue]
     private let sessions = NIOLockedValueBox<[SessionCode: LiveSession]>([:])
     private let socketSessions = NIOLockedValueBox<[UInt64: LiveSession]>([:])
@@ -49,17 +50,39 @@ package final class SessionHub: Sendable {
     let quotas: QuotaLedger
     /// The OpenID Connect providers of `POST /auth/social`.
     let social: SocialSignIn
+    /// This node among others on PostgreSQL (leases, owners, handover); nil on one node (SQLite).
+    let cluster: ClusterNode?
+    /// Held while a session is restored from the store, so no code is restored twice.
+    let restoring = NIOLock()
+    /// Set while a drain hands the sessions over: messages from phones are dropped.
+    let handingOver = NIOLockedValueBox(false)
+    /// Sockets whose session is being located in the store (several nodes), with the text they sent meanwhile.
+    let locatingSockets = NIOLockedValueBox<[UInt64: [[UInt8]]]>([:])
+    /// Each live session's QR code SVG once drawn (`GET /sessions/{code}/qr.svg`), dropped when it is forgotten.
+    let qrCodes = NIOLockedValueBox<[SessionCode: [UInt8]]>([:])
 
     /// Opens the store (PostgreSQL at `configuration.database`, else SQLite in the data directory), loads (or creates) the token key, and restores the live sessions.
     package init(configuration: HubConfiguration, logger: Logger) throws {
         self.configuration = configuration
+        let localKey = try TokenKey.load(dataDirectory: configuration.dataDirectory)
         if let database = configuration.database {
-            self.store = try PostgresStore(url: database, logger: logger)
+            let nodeID = try NodeIdentity.load(dataDirectory: configuration.dataDirectory)
+            let store = try PostgresStore(url: database, logger: logger, node: nodeID)
+            let cluster = ClusterNode(id: nodeID, url: configuration.cluster.nodeURL ?? "http://127.0.0.1:8080",
+                                      ownership: store, configuration: configuration.cluster)
+            try cluster.register()
+            self.store = store
+            self.cluster = cluster
+            // Every node signs with the key the first one stored (a node's own key file seeds it).
+            self.signer = TokenSigner(secret: try store.sharedSecret(TokenKey.sharedName, proposed: localKey))
         } else {
             self.store = try SessionStore(dataDirectory: configuration.dataDirectory)
+            self.cluster = nil
+            self.signer = TokenSigner(secret: localKey)
         }
-        logger.info("store opened", metadata: ["store": "\(store.backendDescription)"])
-        self.signer = TokenSigner(secret: try TokenKey.load(dataDirectory: configuration.dataDirectory))
+        logger.info("store opened", metadata: ["store": "\(store.backendDescription)",
+                                                "node.id": "\(cluster?.id ?? "single")",
+                                                "node.url": "\(cluster?.url ?? "")"])
         self.hasher = PasswordHasher(parameters: configuration.passwordHashing)
         self.web = try configuration.webRoot.map { try WebAssets(folder: URL(fileURLWithPath: $0)) } ?? .builtIn()
         self.logger = logger
@@ -73,7 +96,9 @@ package final class SessionHub: Sendable {
         self.dummyPasswordHash = DummyPasswordHash(parameters: configuration.passwordHashing)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
                                     publicBaseURL: configuration.publicBaseURL)
-        self.events = EventWriter(store: store, queue: seatWriter, logger: logger)
+        let cluster = self.cluster
+        self.events = EventWriter(store: store, queue: eventQueue, logger: logger,
+                                  storeReachable: { cluster?.storeReachable ?? true })
         self.userSockets = NIOLockedValueBox(UserSocketCounter(maxPerUser: configuration.maxSocketsPerUser))
         self.quotas = QuotaLedger(limits: configuration.quotas)
         self.sessionQueues = (0..<configuration.sessionQueues).map { DispatchQueue(label: "pongd.session.\($0)") }
@@ -87,6 +112,7 @@ package final class SessionHub: Sendable {
         try restoreLiveSessions()
         purgeUnjoinedGuestsIfDue()
         social.preload()
+        startCluster()
     }
 
     /// The HTTP routes of the contract.
@@ -110,7 +136,8 @@ package final class SessionHub: Sendable {
         sessions.withLockedValue { Set($0.keys) }
     }
 
-    /// Starts owning a new session.
+    /// Starts owning a new session; when the code is already in memory (restored meanwhile), that session.
+    @discardableResult
     func adopt(_ state: SessionState, initialActions: [SessionState.Action]) -> LiveSession {
         var hasher = Hasher()
         hasher.combine(state.code)
@@ -121,13 +148,15 @@ package final class SessionHub: Sendable {
                                recorder: recorder(for: state.code),
                                onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
                                onDiscard: { [weak self] code in self?.discard(code) })
+        let (existing, count) = sessions.withLockedValue { sessions in
+            if let existing = sessions[state.code] { return (Optional(existing), sessions.count) }
+            sessions[state.code] = live
+            return (nil, sessions.count)
+        }
+        if let existing { return existing }
         quotas.userSessions.withLockedValue { index in
             index.add(host: state.host.userId, of: state.code)
             for seat in state.seats.values { index.add(member: seat.userId, of: state.code) }
-        }
-        let count = sessions.withLockedValue { sessions in
-            sessions[state.code] = live
-            return sessions.count
         }
         metrics.sessions(count)
         live.submit { _, _ in initialActions }
@@ -136,12 +165,7 @@ package final class SessionHub: Sendable {
 
     /// A session ended (its end is already recorded): forget it and drop guest data nobody needs any more.
     private func discard(_ code: SessionCode) {
-        quotas.userSessions.withLockedValue { $0.remove(code) }
-        let count = sessions.withLockedValue { sessions in
-            sessions.removeValue(forKey: code)
-            return sessions.count
-        }
-        metrics.sessions(count)
+        forget(code)
         worker.async { [store, logger] in
             do {
                 _ = try store.purgeGuestData(sessionCode: code)
@@ -152,25 +176,40 @@ package final class SessionHub: Sendable {
         logger.info("session ended", metadata: ["session.code": "\(code)"])
     }
 
-    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): first the
-    /// session queues finish the events in flight (which queue their writes), then the writer drains.
+    /// Stops holding a session in memory (it ended, or another node owns it now).
+    func forget(_ code: SessionCode) {
+        quotas.userSessions.withLockedValue { $0.remove(code) }
+        qrCodes.withLockedValue { _ = $0.removeValue(forKey: code) }
+        let count = sessions.withLockedValue { sessions in
+            sessions.removeValue(forKey: code)
+            return sessions.count
+        }
+        metrics.sessions(count)
+    }
+
+    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): the session
+    /// queues finish the events in flight (each writes before it returns), then the bounce events queued are written.
     package func flushWrites() {
         for queue in sessionQueues { queue.sync {} }
-        seatWriter.sync {}
+        eventQueue.sync {}
     }
 
     /// Stores a new seat so it survives a restart; call on the session's queue, before the join is answered (it
     /// returns once the seat is written).
-    func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID) {
+    /// `journey`: the seat's first journey, stored with it (one transaction, where a seat and then its journey would
+    /// be two commits; on PostgreSQL each commit waits for the WAL flush).
+    func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID,
+                    journey: PlayerJourney.Snapshot? = nil) {
         quotas.userSessions.withLockedValue { $0.add(member: user, of: code) }
+        let json = journey.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
-                                          resumeToken: outcome.resumeToken, journey: "{}", joinedAt: Date())
+                                          resumeToken: outcome.resumeToken, journey: json ?? "{}", joinedAt: Date())
         write("a seat", ["session.code": "\(code)"]) { (store) throws(StoreError) in
             try store.createMembership(membership)
         }
     }
 
-    /// The session's `SessionRecorder`: every change written through `seatWriter`, in order, before it returns.
+    /// The session's `SessionRecorder`: every change written on the session's queue, in order, before it returns.
     private func recorder(for code: SessionCode) -> SessionRecorder {
         SessionRecorder(
             journey: { [weak self] player, snapshot in
@@ -200,17 +239,18 @@ package final class SessionHub: Sendable {
             activityInterval: SessionRecorder.activityInterval(idleTimeout: configuration.session.idleTimeout))
     }
 
-    /// Runs one write on `seatWriter` (after every write queued before it) and waits for it.
+    /// Runs one write now, on the caller's queue (a session's: its writes stay in order); errors are logged.
+    /// While the store is known to be out of reach (several nodes), nothing is tried: the session's journeys and
+    /// phase are written again when it is back (`LiveSession.recordAgain`), and no session waits on a connect timeout.
     private func write(_ what: String, _ metadata: Logger.Metadata,
                        _ body: @Sendable (any HubStore) throws(StoreError) -> Void) {
-        seatWriter.sync {
-            do throws(StoreError) {
-                try body(store)
-            } catch {
-                var metadata = metadata
-                metadata["error"] = "\(error)"
-                logger.error("cannot store \(what)", metadata: metadata)
-            }
+        if let cluster, !cluster.storeReachable { return }
+        do throws(StoreError) {
+            try body(store)
+        } catch {
+            var metadata = metadata
+            metadata["error"] = "\(error)"
+            logger.error("cannot store \(what)", metadata: metadata)
         }
     }
 

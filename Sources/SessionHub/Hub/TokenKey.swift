@@ -3,6 +3,8 @@ import Foundation
 /// The HMAC key tokens are signed with, kept in `<dataDirectory>/token.key` so tokens survive a restart.
 enum TokenKey {
     static let fileName = "token.key"
+    /// Its name among the secrets of a shared store (several nodes on PostgreSQL).
+    static let sharedName = "token-key"
     static let length = 32
 
     /// Reads the key, creating it (owner-readable only, 0600) on first start; an existing key is narrowed to 0600.

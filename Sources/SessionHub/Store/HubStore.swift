@@ -13,8 +13,10 @@ import PongWire
 /// - Calls are synchronous and may block on disk or network: make them from a session's queue or a worker, never
 ///   from an event loop.
 /// - Every write runs in one transaction; when a call returns, its change is committed (durable) and visible to
-///   every later call; when it throws, nothing of it is stored. Writes are serialized in call order (events get
-///   increasing ids in append order); any number of threads may call at once.
+///   every later call; when it throws, nothing of it is stored. A caller's writes made one after the other commit in
+///   that order (events appended one batch after another get increasing ids); any number of threads may call at once,
+///   and their writes may then commit in any order (SQLite runs them one at a time, PostgreSQL side by side on a few
+///   connections).
 /// - Failures are `StoreError`s of the same kinds (`duplicateEmail`, `duplicateKey`, `constraint`, `notFound`,
 ///   `invalidState`, `corruptData`, `io`); a closed store answers `.io`. Timestamps are kept to the millisecond.
 package protocol HubStore: AnyObject, Sendable {

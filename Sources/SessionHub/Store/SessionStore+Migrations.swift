@@ -10,6 +10,7 @@ extension SessionStore {
             try db.execute(sql: "CREATE INDEX user_isGuest_createdAt ON user(isGuest, createdAt)")
         }
         migrator.registerMigration("v3-social-identities") { db in try addSocialIdentities(db) }
+        migrator.registerMigration("v4-nodes") { db in try addNodes(db) }
         return migrator
     }
 
@@ -105,6 +106,26 @@ extension SessionStore {
                 PRIMARY KEY (provider, subject)
             );
             CREATE INDEX identity_userId ON identity(userId);
+            """)
+    }
+
+    /// v4 (issue 15): nodes, the owner of each session and shared secrets. One SQLite file serves one node, which
+    /// owns every session: the tables are kept so both backends have the same schema (docs/SCALING.md).
+    private static func addNodes(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE node (
+                id TEXT PRIMARY KEY NOT NULL,
+                url TEXT NOT NULL,
+                incarnation TEXT NOT NULL,
+                leaseUntil INTEGER NOT NULL,
+                draining BOOLEAN NOT NULL DEFAULT 0 CHECK (draining IN (0, 1))
+            );
+            ALTER TABLE session ADD COLUMN ownerNode TEXT;
+            CREATE INDEX session_ownerNode ON session(ownerNode) WHERE state != 'ended';
+            CREATE TABLE secret (
+                name TEXT PRIMARY KEY NOT NULL,
+                value BLOB NOT NULL
+            );
             """)
     }
 }

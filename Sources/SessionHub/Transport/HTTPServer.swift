@@ -41,6 +41,8 @@ public final class HTTPServer: Service, Sendable {
     private let connectionIDs = NIOLockedValueBox<UInt64>(0)
     private let connections: NIOLockedValueBox<ConnectionLimiter>
     private let registry: ConnectionRegistry
+    /// Runs once graceful shutdown began, before the listener closes and the drain starts (the hub's handover).
+    private let beforeDrain: (@Sendable () -> Void)?
 
     /// A server with only the built-in routes (`/healthz`).
     public convenience init(configuration: Configuration,
@@ -49,8 +51,10 @@ public final class HTTPServer: Service, Sendable {
     }
 
     package init(configuration: Configuration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                 logger: Logger, router: any HTTPRouting, webSockets: (any WebSocketRoute)?) {
+                 logger: Logger, router: any HTTPRouting, webSockets: (any WebSocketRoute)?,
+                 beforeDrain: (@Sendable () -> Void)? = nil) {
         self.configuration = configuration
+        self.beforeDrain = beforeDrain
         self.group = group
         self.logger = logger
         self.router = router
@@ -81,6 +85,7 @@ public final class HTTPServer: Service, Sendable {
 
         try? await gracefulShutdown()
         logger.info("shutting down")
+        beforeDrain?()
         try await channel.close()
         await registry.drain(timeout: ConnectionDrain.connectionBudget(of: configuration.limits.drainTimeout),
                              on: channel.eventLoop)

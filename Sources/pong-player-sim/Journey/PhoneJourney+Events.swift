@@ -8,6 +8,9 @@ extension PhoneJourney {
         guard step != .finished, let call = pendingCall else { return [] }
         guard (200..<300).contains(status) else {
             let code = Self.errorCode(in: body) ?? "http_\(status)"
+            if status == 503 && Self.unavailableCodes.contains(code) {
+                return unavailable(call, code: code, retryAfter: retryAfter, now: now)
+            }
             // 429 (a limit) and 503 with Retry-After (server_busy: a full password or photo queue) mean "later".
             if status == 429 || (status == 503 && retryAfter != nil) {
                 return [.countError(code), .schedule(.retryHTTP, at: now.adding(seconds: max(0.2, retryAfter ?? 1)))]
@@ -16,6 +19,8 @@ extension PhoneJourney {
         }
         pendingCall = nil
         httpBackoff.succeeded()
+        unavailableRetries = 0
+        if rejoining, case .join = call { return rejoined(body) }
         switch step {
         case .authenticating:
             guard let reply = Self.decode(AuthResponse.self, body) else { return badReply(call) }
@@ -27,13 +32,14 @@ extension PhoneJourney {
             step = .joining
             return self.call(.join(code: typedCode))
         case .joining:
-            guard let reply = Self.decode(JoinResponse.self, body), let token else { return badReply(call) }
+            guard let reply = Self.decode(JoinResponse.self, body), let token,
+                  let url = SocketURL.resolve(reply.websocketURL, against: servers[server].url, token: token)
+            else { return badReply(call) }
             playerId = reply.playerId
             resumeToken = reply.resumeToken
-            let path = reply.websocketURL + "?token=" + token
-            socketPath = path
+            socketURL = url
             step = .connecting
-            return [.connect(path: path)]
+            return [.connect(url)]
         case .startingStreams:
             step = .awaitingReadiness
             audioStarted = true
@@ -47,6 +53,8 @@ extension PhoneJourney {
     /// tried again with backoff (`uniform` in [0, 1) draws the jitter), up to `maxTransportRetries` times.
     mutating func httpFailed(_ message: String, now: MonoTime, uniform: Double = 0) -> [Action] {
         guard step != .finished, let call = pendingCall else { return [] }
+        if servers.count > 1 { server = (server + 1) % servers.count }  // this node is gone: ask the next one
+        if rejoining { return [.countError("http_transport")] + askNextNode(now: now, uniform: uniform) }
         guard httpBackoff.attempt < maxTransportRetries else {
             return [.countError("http_transport")] + fail(.http("\(call.label): \(message)"))
         }
@@ -60,7 +68,9 @@ extension PhoneJourney {
         socketOpen = true
         droppingOnPurpose = false
         if everConnected {
-            var actions: [Action] = [.send(.hello(.init(resumeToken: resumeToken))), .reconnected]
+            var actions: [Action] = [.send(.hello(.init(resumeToken: resumeToken)))]
+            if !moving { actions.append(.reconnected) }
+            moving = false
             switch step {
             case .greeting:  // the setup may not have arrived: say it again (repeats change nothing)
                 actions += Self.setupMessages
@@ -92,14 +102,23 @@ extension PhoneJourney {
         socketOpen = false
         guard step != .finished else { return [] }
         if droppingOnPurpose { return [] }  // chaos or a vanish: the reconnect timer is armed
+        moving = false
+        var actions: [Action] = []
+        if code == CloseCode.sessionMovedCode && !stopped {
+            if let follow = followMove(reason: reason) { return follow }
+            actions.append(.countError(consecutiveMoves >= Self.maxConsecutiveMoves ? "moved_too_often" : "bad_move_reason"))
+        }
         if let code, (4000...4099).contains(code), code != 4008, code != 4005 {
             if code == 4000 && stopped { return finish() }
             return [.countError("close_\(code)")] + fail(.socketClosed("closed with \(code)"))
         }
         if stopped { return finish() }
-        guard everConnected else { return fail(.socketRefused("the player socket could not be opened")) }
+        // The first socket refused: with one node the journey fails; with several, the phone asks the next node
+        // (the node its join named may have just died), within its ready timeout.
+        guard everConnected || servers.count > 1 else {
+            return fail(.socketRefused("the player socket could not be opened"))
+        }
         // An unexpected drop, a restart, a close it may retry (or a failed reconnect): pause, try again.
-        var actions: [Action] = []
         if wasOpen {
             if lostAt == nil { lostAt = now }
             if code == CloseCode.serverRestarting.code {
@@ -110,6 +129,11 @@ extension PhoneJourney {
             }
         }
         if audioStarted { actions.append(.pauseAudio) }
+        if !wasOpen && servers.count > 1 && pendingCall == nil {
+            // The node refused the socket or did not answer: ask any node where the seat lives now.
+            if lostAt == nil && everConnected { lostAt = now }
+            return actions + askNextNode(now: now, uniform: uniform, code: code, reason: reason)
+        }
         let delay = backoff.nextDelay(code: code, reason: reason, uniform: uniform)
         actions.append(.schedule(.reconnect, at: now.adding(seconds: delay)))
         return actions
@@ -122,10 +146,16 @@ extension PhoneJourney {
         case .welcome(let welcome):
             if let token = welcome.resumeToken { resumeToken = token }
             backoff.succeeded()
+            consecutiveMoves = 0
+            let previousNode = welcomedNode
+            welcomedNode = socketURL?.node
             guard let lost = lostAt else { return [] }
             lostAt = nil
             defer { lostToRestart = false }
-            return [.resumed(afterSeconds: now.seconds(since: lost), restart: lostToRestart)]
+            let seconds = now.seconds(since: lost)
+            var actions: [Action] = [.resumed(afterSeconds: seconds, restart: lostToRestart)]
+            if let previousNode, previousNode != welcomedNode { actions.append(.failedOver(afterSeconds: seconds)) }
+            return actions
         case .readiness(let report):
             lastReadiness = report
             return readinessChanged(now: now)
@@ -197,7 +227,7 @@ extension PhoneJourney {
         }
     }
 
-    private mutating func badReply(_ call: HTTPCall) -> [Action] {
+    mutating func badReply(_ call: HTTPCall) -> [Action] {
         [.countError("unexpected_reply")] + fail(.unexpectedReply("\(call.label) answered an unexpected body"))
     }
 

@@ -62,8 +62,8 @@ struct PhoneJourney {
     enum Action: Hashable, Sendable {
         /// Make this HTTP call, with `Authorization: Bearer token` when a token is given.
         case http(HTTPCall, token: String?)
-        /// Open the player WebSocket at this path (query included).
-        case connect(path: String)
+        /// Open the player WebSocket at this URL.
+        case connect(SocketURL)
         /// Send a text message.
         case send(ClientMessage)
         /// Start the real-time audio stream now (stream time 0 is now).
@@ -89,6 +89,10 @@ struct PhoneJourney {
         /// The seat resumed (`welcome` after `hello {resumeToken}`) this long after the socket was lost;
         /// `restart` when a 4100 lost it.
         case resumed(afterSeconds: Double, restart: Bool)
+        /// The socket was closed with 4101 (session moved) and the phone reconnects to this node (`host:port`).
+        case followedMove(to: String)
+        /// The seat resumed on another node than the one whose socket was lost, this long after the loss.
+        case failedOver(afterSeconds: Double)
         /// Count one error with this code.
         case countError(String)
         /// The connection test's result.
@@ -117,6 +121,15 @@ struct PhoneJourney {
     var maxTestAttempts = 3
     /// How many times an HTTP call that got no reply (server down, restarting) is tried again before the journey fails.
     var maxTransportRetries = 8
+    /// The pongd nodes (`--server`, in order); HTTP calls go to `servers[server]`.
+    let servers: [ServerAddress]
+    /// How many 503 `session_unavailable` / `store_unavailable` answers in a row are waited out before the journey fails.
+    var maxUnavailableRetries = 20
+    /// With several nodes: seconds from losing the socket within which the seat must be back on some node (asking
+    /// the nodes in turn), else the journey fails.
+    var failoverLimit = 30.0
+    /// At most this many 4101s in a row are followed at once; the next is retried like a drop (and counted).
+    static let maxConsecutiveMoves = 5
 
     // State, read by tests; set only by the event methods (here and in `PhoneJourney+Events.swift`).
     var step: Step = .idle
@@ -124,7 +137,12 @@ struct PhoneJourney {
     var userId: UserID?
     var playerId: PlayerID?
     var resumeToken: String?
-    var socketPath: String?
+    /// The node HTTP calls go to now (an index in `servers`).
+    var server: Int
+    /// The player socket's URL (from the join, or the last 4101).
+    var socketURL: SocketURL?
+    /// The node (`host:port`) of the socket the last `welcome` came on.
+    var welcomedNode: String?
     var testResult: ConnectionTestResult?
     var lastReadiness: ReadinessReport?
     var confirmedReady = false
@@ -143,19 +161,33 @@ struct PhoneJourney {
     /// When the socket was lost by surprise (a drop or a 4100), until the seat resumes; whether a 4100 lost it.
     var lostAt: MonoTime?
     var lostToRestart = false
+    /// 4101s followed since the last `welcome`; the socket being opened is one a 4101 pointed to.
+    var consecutiveMoves = 0
+    var moving = false
+    /// The node did not take the socket again: the phone asks the next node (`POST …/join` again) for its socket.
+    var rejoining = false
+    /// 503 `session_unavailable` / `store_unavailable` answers waited out in a row.
+    var unavailableRetries = 0
     /// Other players the last lobby showed `reconnecting`.
     var othersReconnecting: Set<PlayerID> = []
 
-    /// A phone that will join the session `typedCode`.
-    init(identity: PhoneIdentity, typedCode: String, audio: StreamStartRequest.Audio?, mode: Mode) {
+    /// A phone that will join the session `typedCode`, making its HTTP calls to `servers[server]` (several
+    /// `--server` nodes: it asks the next one when its node is gone).
+    init(identity: PhoneIdentity, typedCode: String, audio: StreamStartRequest.Audio?, mode: Mode,
+         servers: [ServerAddress] = [.standard], server: Int = 0) {
         self.identity = identity
         self.typedCode = typedCode
         self.audio = audio
         self.mode = mode
+        self.servers = servers.isEmpty ? [.standard] : servers
+        self.server = server % self.servers.count
     }
 
     /// Whether the socket is open as far as the journey knows.
     var isConnected: Bool { socketOpen }
+
+    /// Whether the socket was lost and the seat has not resumed since.
+    var isLost: Bool { lostAt != nil }
 
     /// Starts the journey; `scheduledStart` is the phone's slot in the ramp (join→ready counts from it).
     mutating func start(scheduledStart: MonoTime) -> [Action] {
@@ -177,13 +209,13 @@ struct PhoneJourney {
             guard let pendingCall else { return [] }
             return call(pendingCall)
         case .reconnect:
-            guard !socketOpen, !stopped, let socketPath else { return [] }
+            guard !socketOpen, !stopped, !rejoining, let socketURL else { return [] }
             droppingOnPurpose = false  // a failed attempt is retried with backoff
-            return [.connect(path: socketPath)]
+            return [.connect(socketURL)]
         case .reappear:
             droppingOnPurpose = false
-            guard !stopped, let socketPath else { return [.dropSocket] + finish() }
-            return [.dropSocket, .connect(path: socketPath)]
+            guard !stopped, let socketURL else { return [.dropSocket] + finish() }
+            return [.dropSocket, .connect(socketURL)]
         case .retryTest:
             guard step == .testing, socketOpen else { return [] }
             return [.send(.connectionTestStart)]

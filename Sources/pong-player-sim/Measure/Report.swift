@@ -32,6 +32,8 @@ struct Report: Hashable, Sendable {
     /// Vanishing phones: how many vanished, how many a lobby showed `reconnecting`, and after how long (ms); nil
     /// without `--vanish-count`.
     var vanish: Vanish?
+    /// Several nodes: per-node counts, 4101s, failovers; nil for one node without any (`Report+Nodes.swift`).
+    var nodes: Nodes?
 
     /// p50, p90 and max of a delay, ms.
     struct Spread: Hashable, Sendable {
@@ -73,6 +75,7 @@ struct Report: Hashable, Sendable {
                               reconnectMs: Self.spread(values.restartReconnectTime), resumeSpreadMs: spread,
                               bouncesAfter: values.bouncesAfterRestart)
         }
+        nodes = Nodes(values)
         if values.vanishes > 0 {
             vanish = Vanish(vanished: values.vanishes, seen: values.vanishesSeen,
                             toReconnectingMs: Self.spread(values.vanishToReconnecting))
@@ -90,10 +93,7 @@ struct Report: Hashable, Sendable {
     /// The JSON line, keys in the documented order: `{"players", "ready", "errors", "joinToReadyMs": {"p50",
     /// "p99"}, "bounceLatencyMs": {"p50", "p99"}, "bounceF1", "reconnects"}` (unknown values are `null`).
     var jsonLine: String {
-        func number(_ value: Double?) -> String {
-            guard let value, value.isFinite else { return "null" }
-            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        }
+        let number = Self.number
         func pair(_ p: Percentiles) -> String { #"{"p50":\#(number(p.p50)),"p99":\#(number(p.p99))}"# }
         func spread(_ s: Spread) -> String {
             #"{"p50":\#(number(s.p50)),"p90":\#(number(s.p90)),"max":\#(number(s.max))}"#
@@ -110,7 +110,14 @@ struct Report: Hashable, Sendable {
             line += #","vanish":{"vanished":\#(vanish.vanished),"seen":\#(vanish.seen),"#
                 + #""toReconnectingMs":\#(spread(vanish.toReconnectingMs))}"#
         }
+        if let nodes { line += #","nodes":"# + nodes.jsonObject }
         return line + "}"
+    }
+
+    /// A JSON number: an integer when whole, `null` when unknown.
+    static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// p50/p99 in ms, rounded to 0.1 ms.
@@ -163,6 +170,7 @@ struct Report: Hashable, Sendable {
             "  filler sent      \(values.fillerBytes / 1_000_000) MB",
             "  errors           \(values.errorTotal)",
         ]
+        if let nodes = report.nodes { lines += nodes.lines }
         for (code, count) in values.errors.sorted(by: { $0.key < $1.key }) {
             lines.append("    \(code + String(repeating: " ", count: max(1, 28 - code.count))) \(count)")
         }

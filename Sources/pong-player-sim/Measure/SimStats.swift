@@ -66,6 +66,21 @@ final class SimStats: Sendable {
                                                      numberOfSignificantValueDigits: .three)
         /// Vanished players not yet seen `reconnecting`, with the instant they vanished.
         var vanishedAt: [PlayerID: MonoTime] = [:]
+        /// The `--server` nodes (`host:port`, in order; the report lists each, zero counts included).
+        var servers: [String] = []
+        /// Joins answered (2xx) by each `--server` node.
+        var joinsByServer: [String: Int] = [:]
+        /// Phones by the node (`host:port` of the socket URL) their last `welcome` came from, at the end of the run;
+        /// phones lost then are in `neverBack` instead.
+        var phonesByNode: [String: Int] = [:]
+        /// 4101 closes followed to the node in their reason.
+        var moves = 0
+        /// Failovers (a socket lost unexpectedly, the seat resumed on another node) and their times, loss →
+        /// `welcome` (the stream is back with it), µs.
+        var failovers = 0
+        var failoverTime = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        /// Phones whose socket was lost and whose seat never resumed (the journey failed, or the run ended first).
+        var neverBack = 0
 
         /// Total errors.
         var errorTotal: Int { errors.values.reduce(0, +) }
@@ -115,6 +130,30 @@ final class SimStats: Sendable {
             _ = values.restartReconnectTime.record(Self.micros(seconds))
             values.firstRestartResume = min(values.firstRestartResume ?? at, at)
             values.lastRestartResume = max(values.lastRestartResume ?? at, at)
+        }
+    }
+
+    /// A join was answered (2xx) by `server`.
+    func joinAnswered(by server: ServerAddress) {
+        update { $0.joinsByServer[server.node, default: 0] += 1 }
+    }
+
+    /// A seat resumed on another node `seconds` after its socket was lost.
+    func failedOver(afterSeconds seconds: Double) {
+        update {
+            $0.failovers += 1
+            _ = $0.failoverTime.record(Self.micros(seconds))
+        }
+    }
+
+    /// A phone's state at the end of the run: the node of its last `welcome`, or lost.
+    func phoneEnded(node: String?, lost: Bool) {
+        update { values in
+            if lost {
+                values.neverBack += 1
+            } else if let node {
+                values.phonesByNode[node, default: 0] += 1
+            }
         }
     }
 

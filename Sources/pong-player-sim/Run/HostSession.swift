@@ -42,22 +42,32 @@ struct HostSession: Sendable {
 
     private struct SessionControlReply: Decodable { var state: String }
 
+    /// How many 503 `session_unavailable` / `store_unavailable` answers a host call waits out (`Retry-After` each).
+    static let maxUnavailableWaits = 10
+
     /// One HTTP call whose 2xx body decodes as `Value`; an error status is counted by its code and thrown.
     static func call<Value: Decodable>(_ method: String, _ path: String, json: String?, token: String?,
                                        server: ServerAddress, loop: any EventLoop, stats: SimStats,
                                        as: Value.Type) async throws(SimError) -> Value {
-        let reply: HTTPClient.Reply
-        do {
-            reply = try await HTTPClient.send(method, path, json: json, token: token, host: server.host,
-                                              port: server.port, on: loop).get()
-        } catch {
-            stats.countError("http_transport")
-            throw .http("\(method) \(path): \(error)")
-        }
-        guard (200..<300).contains(reply.status) else {
+        var reply: HTTPClient.Reply
+        var waits = 0
+        while true {
+            do {
+                reply = try await HTTPClient.send(method, path, json: json, token: token, host: server.host,
+                                                  port: server.port, on: loop).get()
+            } catch {
+                stats.countError("http_transport")
+                throw .http("\(method) \(path): \(error)")
+            }
+            if (200..<300).contains(reply.status) { break }
             let code = PhoneJourney.errorCode(in: reply.body) ?? "http_\(reply.status)"
             stats.countError(code)
-            throw .http("\(method) \(path) answered \(reply.status) \(code)")
+            // The session or the store is out of reach for a moment (a node failing over): wait, try again.
+            guard reply.status == 503, PhoneJourney.unavailableCodes.contains(code), waits < maxUnavailableWaits else {
+                throw .http("\(method) \(path) answered \(reply.status) \(code)")
+            }
+            waits += 1
+            try? await Task.sleep(for: .seconds(max(0.2, reply.retryAfter ?? 1)))
         }
         guard let value = PhoneJourney.decode(Value.self, reply.body) else {
             stats.countError("unexpected_reply")

@@ -32,6 +32,12 @@ extension AudioTrack {
     static func captureMicros(startMicros: UInt64, sample: Int) -> UInt64 {
         startMicros + UInt64(sample) * 125 / 6  // 1e6 / 48000 = 125 / 6
     }
+
+    /// Where a capture time falls in a stream whose sample 0 was captured at `startMicros`, in seconds: how the phone
+    /// places a `bounce` by its `captureTime` (the inverse of `captureMicros`).
+    static func streamSeconds(captureMicros: Int64, startMicros: UInt64) -> Double {
+        (Double(captureMicros) - Double(startMicros)) / 1e6
+    }
 }
 
 extension PhoneDriver {

@@ -13,8 +13,6 @@ final class PhoneDriver: @unchecked Sendable {
     let loop: any EventLoop
     /// The session (index in the run) the phone joins.
     let session: Int
-    /// Where pongd is.
-    let server: ServerAddress
     /// The audio to stream (nil for a probe-only phone).
     let track: AudioTrack?
     /// The run's shared measurements (rare events: the journey's steps and errors).
@@ -53,11 +51,11 @@ final class PhoneDriver: @unchecked Sendable {
     /// `phoneStreamedEnough` was reported (once per phone).
     var reportedStop = false
 
-    init(loop: any EventLoop, session: Int, server: ServerAddress, track: AudioTrack?, stats: SimStats,
+    /// A phone of `session` (an index in the run) walking `journey`, whose servers its calls go to.
+    init(loop: any EventLoop, session: Int, track: AudioTrack?, stats: SimStats,
          settings: PhoneSettings, journey: PhoneJourney, events: any PhoneEvents) {
         self.loop = loop
         self.session = session
-        self.server = server
         self.track = track
         self.stats = stats
         self.settings = settings
@@ -92,6 +90,7 @@ final class PhoneDriver: @unchecked Sendable {
         switch action {
         case .http(let call, let token):
             let request = call.request
+            let server = journey.servers[journey.server]
             HTTPClient.send(request.method, request.path, json: request.json.isEmpty ? nil : request.json,
                             token: token, host: server.host, port: server.port,
                             from: settings.sourceAddress(phone: journey.identity.index),
@@ -99,6 +98,7 @@ final class PhoneDriver: @unchecked Sendable {
                 .whenComplete { result in
                     switch result {
                     case .success(let reply):
+                        if case .join = call, (200..<300).contains(reply.status) { self.stats.joinAnswered(by: server) }
                         self.perform(self.journey.httpReplied(status: reply.status, body: reply.body,
                                                               retryAfter: reply.retryAfter, now: Self.now()))
                     case .failure(let error):
@@ -106,9 +106,14 @@ final class PhoneDriver: @unchecked Sendable {
                                                              uniform: self.settings.jitter()))
                     }
                 }
-        case .connect(let path):
+        case .connect(let url):
+            guard !url.secure else {
+                stats.countError("wss_unsupported")
+                perform(journey.fail(.socketRefused("\(url): pong-player-sim speaks no TLS")))
+                return
+            }
             let source = settings.sourceAddress(phone: journey.identity.index)
-            socket = WebSocketClient.connect(.phone(server: server, path: path, from: source), on: loop) {
+            socket = WebSocketClient.connect(.phone(url, from: source), on: loop) {
                 [weak self] socket, event in self?.socket(socket, reported: event)
             }
         case .send(let message):
@@ -142,6 +147,10 @@ final class PhoneDriver: @unchecked Sendable {
         case .resumed(let seconds, let restart):
             if restart { resumedAfterRestart = true }
             stats.resumed(afterSeconds: seconds, restart: restart, at: Self.now())
+        case .followedMove:
+            stats.update { $0.moves += 1 }
+        case .failedOver(let seconds):
+            stats.failedOver(afterSeconds: seconds)
         case .countError(let code):
             stats.countError(code)
         case .testResult(let result):
@@ -168,11 +177,21 @@ final class PhoneDriver: @unchecked Sendable {
 
     private func heard(_ bounce: Bounce) {
         let arrival = Self.now()
-        detections.append(.init(time: bounce.streamTime, kind: bounce.kind.rawValue))
+        detections.append(.init(time: streamTime(of: bounce), kind: bounce.kind.rawValue))
         let latency = ring.latency(captureTime: UInt64(max(0, bounce.captureTime)), arrival: arrival)
         latencies.append(latency.map { $0 * 1000 } ?? -1)
         counters.bounceHeard(latency: latency)
         if resumedAfterRestart { counters.bouncesAfterRestart += 1 }
+    }
+
+    /// Where a bounce is in this phone's stream, in seconds: its `captureTime` on the phone's own clock less the
+    /// capture time of stream sample 0 (`audio.start`; the server's capture times already count the encoder delay
+    /// out: on one uninterrupted stream this equals `bounce.streamTime` to the µs). Not the server's `streamTime`,
+    /// which starts again at 0 on a node that restored the session (a restart, a failover, a handover): the phone's
+    /// capture clock never jumps.
+    func streamTime(of bounce: Bounce) -> Double {
+        guard let start = audio.start else { return bounce.streamTime }
+        return AudioTrack.streamSeconds(captureMicros: bounce.captureTime, startMicros: start.microseconds)
     }
 
     private func finished(_ error: SimError?) {

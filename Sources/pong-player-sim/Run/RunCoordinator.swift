@@ -34,7 +34,7 @@ final class RunCoordinator: PhoneEvents, Sendable {
     static let startAttempts = 10
 
     private let hosts: [HostSession]
-    private let server: ServerAddress
+    private let servers: [ServerAddress]
     private let loop: any EventLoop
     private let stats: SimStats
     private let graceSeconds: Double
@@ -43,10 +43,10 @@ final class RunCoordinator: PhoneEvents, Sendable {
     /// Completes when every session is over.
     let done: EventLoopPromise<Void>
 
-    init(hosts: [HostSession], phonesPerSession: Int, server: ServerAddress, loop: any EventLoop, stats: SimStats,
+    init(hosts: [HostSession], phonesPerSession: Int, servers: [ServerAddress], loop: any EventLoop, stats: SimStats,
          graceSeconds: Double = 1.5) {
         self.hosts = hosts
-        self.server = server
+        self.servers = servers
         self.loop = loop
         self.stats = stats
         self.graceSeconds = graceSeconds
@@ -111,10 +111,12 @@ final class RunCoordinator: PhoneEvents, Sendable {
         case .none:
             return
         case .start:
-            let (server, loop, stats) = (server, loop, stats)
+            let (servers, loop, stats) = (servers, loop, stats)
             Task {
-                // A phone of the session may be down (chaos) at that moment: try again each second, for a while.
-                for _ in 0..<Self.startAttempts {
+                // A phone of the session may be down (chaos) at that moment: try again each second, for a while
+                // (with several nodes, each attempt on the next one: the host's node may be gone).
+                for attempt in 0..<Self.startAttempts {
+                    let server = Self.server(servers, session: session, attempt: attempt)
                     if await host.control("start", server: server, on: loop, stats: stats) {
                         stats.update { $0.sessionsStarted += 1 }
                         return
@@ -124,12 +126,13 @@ final class RunCoordinator: PhoneEvents, Sendable {
                 }
             }
         case .end:
-            let (server, loop, stats, grace) = (server, loop, stats, graceSeconds)
+            let (servers, loop, stats, grace) = (servers, loop, stats, graceSeconds)
             for phone in phones.withLockedValue({ $0[session] }) { phone.loop.execute { phone.stopStreaming() } }
             Task {
                 try? await Task.sleep(for: .seconds(grace))
                 // The server may be restarting: try again each second, for a while.
-                for _ in 0..<Self.startAttempts {
+                for attempt in 0..<Self.startAttempts {
+                    let server = Self.server(servers, session: session, attempt: attempt)
                     if await host.control("end", server: server, on: loop, stats: stats) { break }
                     try? await Task.sleep(for: .seconds(1))
                 }
@@ -141,6 +144,11 @@ final class RunCoordinator: PhoneEvents, Sendable {
         case .over:
             checkAllOver()
         }
+    }
+
+    /// The node a host's attempt `attempt` (from 0) calls: its own (`ServerSpread.host`), then the next ones in turn.
+    static func server(_ servers: [ServerAddress], session: Int, attempt: Int) -> ServerAddress {
+        servers[(ServerSpread.host(session: session, servers: servers.count) + attempt) % servers.count]
     }
 
     private func markOver(_ session: Int) {

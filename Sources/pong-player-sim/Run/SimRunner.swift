@@ -8,7 +8,8 @@ import PongWire
 struct SimRunner {
     /// The run's parameters.
     struct Plan: Sendable {
-        var server: ServerAddress
+        /// The pongd nodes (`--server`, one or more); calls are spread over them (`ServerSpread`).
+        var servers: [ServerAddress]
         var sessions: Int
         var playersPerSession: Int
         var track: AudioTrack
@@ -20,6 +21,8 @@ struct SimRunner {
         var runTag: String
         /// Where to write every own bounce as CSV (`phone,what,time,end`: a bounce's stream time and latency in ms, or a sent window's start and end), or nil.
         var dumpBounces: String?
+        /// With several nodes: seconds a phone may be off its socket, asking the nodes in turn, before it fails.
+        var failoverLimit = 30.0
     }
 
     let plan: Plan
@@ -41,9 +44,10 @@ struct SimRunner {
 
     private func run(group: MultiThreadedEventLoopGroup) async throws(SimError) -> SimStats.Values {
         let stats = stats
+        stats.update { $0.servers = plan.servers.map(\.node) }
         let hosts = try await createHosts(group: group, stats: stats)
         Console.error("created \(hosts.count) sessions: \(hosts.map(\.displayCode).joined(separator: " "))")
-        let coordinator = RunCoordinator(hosts: hosts, phonesPerSession: plan.playersPerSession, server: plan.server,
+        let coordinator = RunCoordinator(hosts: hosts, phonesPerSession: plan.playersPerSession, servers: plan.servers,
                                          loop: group.next(), stats: stats)
         let audio = StreamStartRequest.Audio(codec: .opus, sampleRate: AudioTrack.sampleRate,
                                              channels: plan.track.channels, preSkip: plan.track.preSkip)
@@ -52,10 +56,12 @@ struct SimRunner {
         var phones: [PhoneDriver] = []
         for index in 0..<total {
             let session = index % plan.sessions  // sessions fill side by side during the ramp
-            let journey = PhoneJourney(
+            var journey = PhoneJourney(
                 identity: PhoneIdentity.make(index: index, runTag: plan.runTag, signUpEvery: plan.signUpEvery),
-                typedCode: hosts[session].typedCode, audio: audio, mode: .play)
-            let phone = PhoneDriver(loop: group.next(), session: session, server: plan.server, track: plan.track,
+                typedCode: hosts[session].typedCode, audio: audio, mode: .play, servers: plan.servers,
+                server: ServerSpread.phone(session: session, seat: index / plan.sessions, servers: plan.servers.count))
+            journey.failoverLimit = plan.failoverLimit
+            let phone = PhoneDriver(loop: group.next(), session: session, track: plan.track,
                                     stats: stats, settings: plan.settings, journey: journey, events: coordinator)
             coordinator.register(phone, session: session)
             let slot = t0.adding(seconds: total > 1 ? plan.ramp * Double(index) / Double(total) : 0)
@@ -78,6 +84,9 @@ struct SimRunner {
             if let counters = try? await phone.loop.submit({ phone.counters }).get() {
                 stats.update { $0.merge(counters) }
             }
+            if let end = try? await phone.loop.submit({ (phone.journey.welcomedNode, phone.journey.isLost) }).get() {
+                stats.phoneEnded(node: end.0, lost: end.1)
+            }
         }
         if let labels = plan.labels {
             let scorer = BounceScorer(labels: labels, loopSeconds: plan.track.loopSeconds)
@@ -96,8 +105,20 @@ struct SimRunner {
     {
         var hosts: [HostSession] = []
         for index in 0..<plan.sessions {
-            hosts.append(try await HostSession.create(index: index, server: plan.server, on: group.next(),
-                                                      stats: stats))
+            // With several nodes, a host whose node fails it tries the next ones (a node may be down at the start).
+            var attempt = 0
+            while true {
+                let server = RunCoordinator.server(plan.servers, session: index, attempt: attempt)
+                do {
+                    hosts.append(try await HostSession.create(index: index, server: server, on: group.next(),
+                                                              stats: stats))
+                    break
+                } catch {
+                    attempt += 1
+                    if attempt >= plan.servers.count { throw error }
+                    Console.error("host \(index): \(error); trying the next node")
+                }
+            }
         }
         return hosts
     }
@@ -139,6 +160,7 @@ struct SimRunner {
                 + "readySent \(values.readySent) ready \(values.ready) failed \(values.failed) "
                 + "started \(values.sessionsStarted) audio \(Int(rate)) pkt/s bounces \(bounces) "
                 + "reconnects \(values.reconnects) errors \(values.errorTotal)"
+                + (values.moves + values.failovers > 0 ? " moved4101 \(values.moves) failovers \(values.failovers)" : "")
                 + (values.restartCloses > 0 ? " closes4100 \(values.restartCloses) resumed \(values.resumedAfterRestart)" : ""))
         }
     }

@@ -114,6 +114,22 @@ extension PostgresStore {
             """,
             "CREATE INDEX identity_userId ON identity(userId)",
         ]),
+        // Several nodes (issue 15, docs/SCALING.md): each node's lease, the owner of each live session, and the
+        // secrets every node shares (the token key).
+        Migration(id: "v4-nodes", statements: [
+            """
+            CREATE TABLE node (
+                id TEXT COLLATE "C" PRIMARY KEY,
+                url TEXT NOT NULL,
+                incarnation TEXT NOT NULL,
+                leaseUntil BIGINT NOT NULL,
+                draining BOOLEAN NOT NULL DEFAULT false
+            )
+            """,
+            "ALTER TABLE session ADD COLUMN ownerNode TEXT COLLATE \"C\"",
+            "CREATE INDEX session_ownerNode ON session(ownerNode) WHERE state != 'ended'",
+            "CREATE TABLE secret (name TEXT COLLATE \"C\" PRIMARY KEY, value BYTEA NOT NULL)",
+        ]),
     ]
 
     /// Applies the migrations the database lacks (up to `last`, all by default: tests build older schemas), in one

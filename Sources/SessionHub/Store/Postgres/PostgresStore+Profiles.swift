@@ -47,6 +47,9 @@ extension PostgresStore {
     package func savePhoto(_ photo: StoredPhoto, storedBytesLimit: Int) throws(StoreError) -> Bool {
         let user = photo.userId.rawValue
         return try write { transaction throws(StoreError) in
+            // The user's row locked first: two writers (or two nodes) storing photos for one user take turns, so the
+            // sum below is exact for both.
+            try transaction.run("SELECT 1 FROM \"user\" WHERE id = \(user) FOR UPDATE")
             let stored = try transaction.one("""
                 SELECT COALESCE(SUM(octet_length(bytes)), 0)::BIGINT AS stored FROM photo
                 WHERE userId = \(user) AND id IS DISTINCT FROM (SELECT photoId FROM profile WHERE userId = \(user))

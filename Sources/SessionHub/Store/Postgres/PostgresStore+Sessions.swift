@@ -10,11 +10,11 @@ extension PostgresStore {
     package func createSession(_ session: StoredSession) throws(StoreError) {
         try write { transaction throws(StoreError) in
             try transaction.run("""
-                INSERT INTO session (\(unescaped: StoredSession.columns)) VALUES (\(session.code.value),
+                INSERT INTO session (\(unescaped: StoredSession.columns), ownerNode) VALUES (\(session.code.value),
                     \(session.hostUserId?.rawValue), \(session.mode.rawValue), \(session.pointsToWin.rawValue),
                     \(session.serveRule?.rawValue), \(session.state.rawValue),
                     \(StoreTime.milliseconds(session.createdAt)), \(StoreTime.milliseconds(session.lastActivityAt)),
-                    \(session.endedAt.map(StoreTime.milliseconds)))
+                    \(session.endedAt.map(StoreTime.milliseconds)), \(node))
                 """)
         }
     }

@@ -51,10 +51,13 @@ export function codeCharactersValid(chars) {
   return [...chars].every((c) => CODE_ALPHABET.includes(c));
 }
 
-/** The WebSocket URL of a path on this origin with `?token=` (docs/PROTOCOL.md, "A client, step by step"). */
+/**
+ * The WebSocket URL of a path on this origin, or of an absolute URL (another node's, docs/PROTOCOL.md "Several
+ * nodes"), with `?token=` (docs/PROTOCOL.md, "A client, step by step").
+ */
 export function socketURL(path, token) {
   const url = new URL(path, location.href);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.protocol = url.protocol === "https:" || url.protocol === "wss:" ? "wss:" : "ws:";
   url.searchParams.set("token", token);
   return url.toString();
 }

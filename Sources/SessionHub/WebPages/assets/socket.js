@@ -11,6 +11,7 @@ export class SessionSocket {
   constructor({ path, token, hello, onMessage, onLost, onBack, onFinal }) {
     Object.assign(this, { path, token, hello, onMessage, onLost, onBack, onFinal });
     this.attempt = 0;
+    this.moves = 0;
     this.lost = false;
     this.stopped = false;
     this.timer = null;
@@ -35,6 +36,7 @@ export class SessionSocket {
       try { message = JSON.parse(event.data); } catch { return; }
       if (message.type === "welcome") {
         this.attempt = 0;
+        this.moves = 0;
         if (this.lost) { this.lost = false; this.onBack && this.onBack(); }
       }
       this.onMessage(message);
@@ -48,6 +50,14 @@ export class SessionSocket {
         return;
       }
       this.lost = true;
+      // 4101: the session lives on another node, whose socket URL is the reason: go there at once (a few times).
+      if (event.code === 4101 && /^(wss?|https?):\/\//.test(event.reason) && this.moves < 5) {
+        this.moves += 1;
+        this.path = event.reason;
+        this.onLost && this.onLost(this.attempt, event.code, 0);
+        this.timer = setTimeout(() => this.connect(), 0);
+        return;
+      }
       const wait = backoffMs(this.attempt, event.reason);
       this.onLost && this.onLost(this.attempt, event.code, wait);
       this.attempt += 1;
