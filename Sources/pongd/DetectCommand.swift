@@ -72,6 +72,10 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runfirst"] { p.runFirstSeconds = v / 1000 }
                 if let v = overrides["runfirstmin"] { p.runFirstShortestSeconds = v / 1000 }
                 if let v = overrides["runtrig"] { p.runTriggerDB = Float(v) }
+                if let v = overrides["runonset"] { p.runOnsetFactor = Float(v) }
+                if let v = overrides["runonsetwin"] { p.runOnsetSeconds = v / 1000 }
+                if let v = overrides["runonsetreach"] { p.runOnsetReachSeconds = v / 1000 }
+                if let v = overrides["runonsetfit"] { p.runOnsetFitSeconds = v / 1000 }
                 if let v = overrides["runshape"] { p.runShapeDB = Float(v) }
                 if let v = overrides["runlouder"] { p.runLouderDB = Float(v) }
                 if let v = overrides["runtonal"] { p.runTonality = Float(v) }

@@ -70,6 +70,16 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Where a run's next bounce is due, the band rise triggers from this many dB (0 = `bandRiseTriggerDB` there too):
     /// the tenth bounce of a dropped ball rises from the ring of the ninth, 35–45 ms old.
     public var runTriggerDB: Float = 4
+    /// Where a run's next bounce is due and the trigger's edge was judged against the ring (its onset level set by
+    /// the noise, not the peak), the onset is where the ring's linear prediction fails (`RingPredictor`): the first
+    /// window of `runOnsetSeconds` whose prediction-error RMS is this multiple of the fit's (0 = off)…
+    public var runOnsetFactor: Float = 4
+    /// …over this window…
+    public var runOnsetSeconds: Double = 0.0005
+    /// …searching from this far before the trigger's search region (the predictor is fitted on what precedes it)…
+    public var runOnsetReachSeconds: Double = 0.003
+    /// …on this much ring.
+    public var runOnsetFitSeconds: Double = 0.01
     /// A run's next bounce sounds like the last (`BounceRun.resembles`): its band levels' spread about their mean
     /// difference from the last impact's at most this (dB; 0 = not asked)…
     public var runShapeDB: Float = 4

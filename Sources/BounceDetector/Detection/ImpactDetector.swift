@@ -27,6 +27,8 @@ public final class ImpactDetector {
     private let window: UnsafeMutablePointer<Float>
     private let raw: SampleRing
     private let highPassed: SampleRing
+    /// Times a run's bounce that rises out of the last one's ring.
+    private let ringPredictor: RingPredictor
     private var highPass: (Biquad, Biquad)
     private var flux: SpectralFlux
     private var bandRise: BandRise
@@ -75,9 +77,12 @@ public final class ImpactDetector {
         }
         // Enough history for the noise window, the search region, the classifier's decay window and the attack's
         // reference (with its filters' settling) before the onset.
-        let history = parameters.samples(max(0.05, parameters.attackReferenceSeconds + 0.02)) + 4 * n
+        let history = parameters.samples(max(0.05, parameters.attackReferenceSeconds + 0.02,
+                                             parameters.runOnsetReachSeconds + parameters.runOnsetFitSeconds + 0.002))
+            + 4 * n
         raw = SampleRing(minimumCapacity: history)
         highPassed = SampleRing(minimumCapacity: history)
+        ringPredictor = RingPredictor(order: 16, fitLength: parameters.samples(parameters.runOnsetFitSeconds))
         highPass = (.highPass(cutoff: 700, sampleRate: format.sampleRate),
                     .highPass(cutoff: 700, sampleRate: format.sampleRate))
         flux = SpectralFlux(bins: parameters.classifierBins, band: parameters.bandBins,
@@ -103,6 +108,7 @@ public final class ImpactDetector {
         window.deallocate()
         raw.deallocate()
         highPassed.deallocate()
+        ringPredictor.deallocate()
         flux.deallocate()
         bandRise.deallocate()
     }
@@ -227,7 +233,19 @@ public final class ImpactDetector {
         guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
                                            settings: refinerSettings)
         else { return }
-        commit(ImpactCandidate(onset: edge.onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
+        var onset = edge.onset
+        // A bounce where the run's next is due, heard against the last one's ring: timed by what the ring's own
+        // resonances cannot predict (`RingPredictor`).
+        if parameters.runOnsetFactor > 0, runs.continues(at: edge.onset),
+           parameters.onsetNoiseFactor * edge.noiseRMS >= parameters.onsetPeakShare * edge.peak {
+            let from = searchStart - Int64(parameters.samples(parameters.runOnsetReachSeconds))
+            if let predicted = ringPredictor.onset(in: highPassed, from: from, end: searchEnd,
+                                                   window: max(1, parameters.samples(parameters.runOnsetSeconds)),
+                                                   factor: parameters.runOnsetFactor) {
+                onset = min(onset, predicted)
+            }
+        }
+        commit(ImpactCandidate(onset: onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
                                evidence: evidence))
     }
 

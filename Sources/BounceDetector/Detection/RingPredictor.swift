@@ -1,0 +1,109 @@
+import Foundation
+
+/// Times an impact that rises out of the ring of the one before (a dropped ball's late bounces).
+///
+/// The ring of a struck ball and table is a sum of decaying resonances: from its last few milliseconds a linear
+/// predictor (order `order`, fitted by Levinson–Durbin on a Hann-windowed stretch) predicts its next sample almost
+/// exactly, and what it cannot predict is the room's noise. A new impact is new excitation: the prediction error
+/// jumps from its first sample, even while the impact itself is still under the ring's amplitude, where the
+/// refiner's sample-level rule (a multiple of the ring's RMS) only sees it a cycle or two later. Preallocated once;
+/// `onset` allocates nothing.
+struct RingPredictor {
+    /// Prediction order: a few resonances (two coefficients each) and the high-pass's own poles.
+    let order: Int
+    /// Samples the predictor is fitted on (ending where the search starts).
+    let fitLength: Int
+    private let segment: UnsafeMutablePointer<Float>
+    private let hann: UnsafeMutablePointer<Float>
+    /// Autocorrelation, coefficients and Levinson–Durbin's scratch (order + 1 each).
+    private let correlation: UnsafeMutablePointer<Float>
+    private let coefficients: UnsafeMutablePointer<Float>
+    private let scratch: UnsafeMutablePointer<Float>
+
+    /// Allocates the buffers; call `deallocate()` when done.
+    init(order: Int, fitLength: Int) {
+        self.order = order
+        self.fitLength = fitLength
+        segment = .allocate(capacity: fitLength)
+        hann = .allocate(capacity: fitLength)
+        for i in 0..<fitLength {
+            let s = Float.pi * Float(i) / Float(fitLength)
+            hann[i] = sin(s) * sin(s)
+        }
+        correlation = .allocate(capacity: order + 1)
+        coefficients = .allocate(capacity: order + 1)
+        scratch = .allocate(capacity: order + 1)
+    }
+
+    func deallocate() {
+        segment.deallocate()
+        hann.deallocate()
+        correlation.deallocate()
+        coefficients.deallocate()
+        scratch.deallocate()
+    }
+
+    /// The first window of `window` samples, starting in `[from, end - window]`, whose prediction-error power
+    /// exceeds `factor`² × the error's power over the `fitLength` samples before `from` (the predictor's own fit);
+    /// the onset is half a window into it. Nil if the error never rises so far (or the fit is degenerate).
+    func onset(in ring: SampleRing, from: Int64, end: Int64, window: Int, factor: Float) -> Int64? {
+        let fitStart = from - Int64(fitLength)
+        for i in 0..<fitLength { segment[i] = ring[fitStart + Int64(i)] * hann[i] }
+        for lag in 0...order {
+            var sum: Float = 0
+            for i in 0..<(fitLength - lag) { sum += segment[i] * segment[i + lag] }
+            correlation[lag] = sum
+        }
+        guard correlation[0] > 0 else { return nil }
+        correlation[0] *= 1.0001  // a touch of white noise keeps the recursion stable
+        guard fit() else { return nil }
+        var fitError: Float = 0
+        var n = fitStart + Int64(order)
+        while n < from {
+            let e = error(ring, at: n)
+            fitError += e * e
+            n += 1
+        }
+        fitError /= Float(fitLength - order)
+        let threshold = factor * factor * fitError * Float(window)
+        guard threshold > 0 else { return nil }
+        var sum: Float = 0
+        n = from
+        while n < end {
+            let e = error(ring, at: n)
+            sum += e * e
+            if n - from >= Int64(window) {
+                let old = error(ring, at: n - Int64(window))
+                sum -= old * old
+            }
+            if n - from + 1 >= Int64(window), sum > threshold { return n - Int64(window) + 1 + Int64(window / 2) }
+            n += 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func error(_ ring: SampleRing, at n: Int64) -> Float {
+        var prediction: Float = 0
+        for j in 1...order { prediction += coefficients[j] * ring[n - Int64(j)] }
+        return ring[n] - prediction
+    }
+
+    /// Levinson–Durbin: `coefficients[1...order]` predict x[n] as Σ a_j x[n − j]. False if the fit is unstable.
+    private func fit() -> Bool {
+        var power = correlation[0]
+        for j in 0...order { coefficients[j] = 0 }
+        for m in 1...order {
+            var acc = correlation[m]
+            for j in 1..<m { acc -= coefficients[j] * correlation[m - j] }
+            let reflection = acc / power
+            guard abs(reflection) < 1 else { return false }
+            for j in 1..<m { scratch[j] = coefficients[j] - reflection * coefficients[m - j] }
+            for j in 1..<m { coefficients[j] = scratch[j] }
+            coefficients[m] = reflection
+            power *= 1 - reflection * reflection
+            guard power > 0 else { return false }
+        }
+        return true
+    }
+}
