@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import BounceDetector
+
+/// A bounce that rises out of the ring of the one before: the ring's linear prediction times it where the refiner's
+/// sample rule (a multiple of the ring's RMS) cannot.
+@Suite("Ring predictor")
+struct RingPredictorTests {
+    private let rate = 48000
+    private let modes: [(frequency: Double, phase: Double)] = [(2150, 0.3), (3420, 1.9), (5230, 4.1)]
+
+    /// Three damped modes (30 ms) struck at sample 0 with amplitude 1, struck again at `second` with `gain`, over
+    /// white noise 80 dB under the first strike. Written into a ring as the detector's high-passed signal.
+    private func ring(second: Int, gain: Double, length: Int) -> SampleRing {
+        let ring = SampleRing(minimumCapacity: length)
+        var noise = TestNoise(seed: 5)
+        for n in 0..<length {
+            var x = 0.0
+            for strike in [(at: 0, gain: 1.0), (at: second, gain: gain)] where n >= strike.at {
+                let t = Double(n - strike.at) / Double(rate)
+                for mode in modes { x += strike.gain / 3 * exp(-t / 0.03) * sin(2 * .pi * mode.frequency * t + mode.phase) }
+            }
+            ring.write(Float(x) + 0.0001 * noise.next(), at: Int64(n))
+        }
+        return ring
+    }
+
+    /// The first strike's ring is at 0.26 of its start 40 ms on: the second strike starts 2 and 8 dB under it.
+    @Test("a second strike 40 ms on, 2–8 dB under the ring it falls into: timed to 0.5 ms by prediction, not by the edge rule",
+          arguments: [0.1, 0.2])
+    func strikeInRing(gain: Double) {
+        let second = rate * 40 / 1000
+        let ring = ring(second: second, gain: gain, length: 8192)
+        defer { ring.deallocate() }
+        let predictor = RingPredictor(order: 16, fitLength: rate / 100)
+        defer { predictor.deallocate() }
+        // The detector's search region: the last frame and hop (320 samples) ending 160 samples after the strike,
+        // searched from 3 ms earlier.
+        let searchStart = Int64(second + 160 - 320)
+        let onset = predictor.onset(in: ring, from: searchStart - 144, end: Int64(second + 160), window: 24, factor: 4)
+        #expect(onset.map { abs($0 - Int64(second)) <= 24 } == true, "predicted \(String(describing: onset)) for \(second)")
+        let edge = OnsetRefiner.edge(in: ring, searchStart: searchStart, searchEnd: Int64(second + 160), settings: .init(
+            noiseSamples: 192, noiseFactor: 3, peakShare: 0.4, gapSamples: 29, maximumExtension: 29))
+        #expect(edge.map { abs($0.onset - Int64(second)) > 96 } ?? true,
+                "the edge rule alone: \(String(describing: edge?.onset)) for \(second)")
+    }
+
+    @Test("the ring alone, no second strike: the prediction error never rises")
+    func ringAlone() {
+        let ring = ring(second: Int.max / 2, gain: 0, length: 8192)
+        defer { ring.deallocate() }
+        let predictor = RingPredictor(order: 16, fitLength: rate / 100)
+        defer { predictor.deallocate() }
+        #expect(predictor.onset(in: ring, from: 1600, end: 2400, window: 24, factor: 4) == nil)
+    }
+}
