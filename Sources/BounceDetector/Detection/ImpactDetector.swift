@@ -242,7 +242,8 @@ public final class ImpactDetector {
             if let predicted = ringPredictor.onset(in: highPassed, from: from, end: searchEnd,
                                                    window: max(1, parameters.samples(parameters.runOnsetSeconds)),
                                                    factor: parameters.runOnsetFactor) {
-                onset = min(onset, predicted)
+                // Never so far back that the report (at once, this hop) would come 10 ms or more after it.
+                onset = min(onset, max(predicted, searchEnd - Int64(parameters.samples(0.0099))))
             }
         }
         commit(ImpactCandidate(onset: onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
