@@ -79,6 +79,21 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runnoexcess"] { p.runBandsWithoutExcess = Int(exactly: v.rounded()) ?? 0 }
                 if let v = overrides["runbands"] { p.runBands = Int(exactly: v.rounded()) ?? p.runBands }
                 if let v = overrides["runattack"] { p.runAttackDB = Float(v) }
+                if let v = overrides["runlike"] { p.runLikeShapeDB = Float(v) }
+                if let v = overrides["runlikeattack"] { p.runLikeAttackDB = Float(v) }
+                if let v = overrides["runlikebands"] { p.runLikeBands = Int(exactly: v.rounded()) ?? p.runLikeBands }
+                if let v = overrides["runlikepace"] { p.runLikePace = v }
+                if let v = overrides["runlikefirst"] { p.runLikeFirstSeconds = v / 1000 }
+                if let v = overrides["runlikefirstshape"] { p.runLikeFirstShapeDB = Float(v) }
+                if let v = overrides["runlikefirstquieter"] { p.runLikeFirstQuieterDB = Float(v) }
+                if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
+                if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
+                if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
+                if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }
+                if let v = overrides["clearlike"] { p.clearLikeShapeDB = Float(v) }
+                if let v = overrides["mincentroid"] { p.minimumCentroidHz = Float(v) }
+                if let v = overrides["unlikestruck"] { p.unlikeNotStruck = v != 0 }
+                if let v = overrides["stemplates"] { p.streamTemplates = Int(exactly: v.rounded()) ?? p.streamTemplates }
                 if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
                 if let v = overrides["extshare"] { p.onsetExtensionShare = Float(v) }
                 if let v = overrides["reanchor"] { p.reanchorMargin = Float(v) }

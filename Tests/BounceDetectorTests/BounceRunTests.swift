@@ -78,4 +78,39 @@ struct BounceRunTests {
         #expect(!bounces.resembles(hiss, bands: 7, shapeDB: 4, louderDB: 3), "energy in other bands")
         #expect(bounces.resembles(hiss, bands: 7, shapeDB: 0, louderDB: 3), "shape 0: not asked")
     }
+
+    @Test("a ball bouncing ever faster speeds up; a steady rhythm, a lone impact or a pair does not")
+    func speedsUp() {
+        var drop = run()
+        drop.report(0)
+        drop.report(rate * 200 / 1000)
+        #expect(!drop.speedsUp(at: rate * 370 / 1000, pace: 0.98), "two impacts: no pace yet")
+        drop.report(rate * 380 / 1000)  // gaps 200, 180 ms
+        #expect(drop.length == 3)
+        #expect(drop.speedsUp(at: rate * 542 / 1000, pace: 0.98), "162 ms on: 0.9 of the last gap")
+        #expect(!drop.speedsUp(at: rate * 560 / 1000, pace: 0.98), "180 ms on: no faster than the last gap")
+        var claps = run()
+        claps.report(0)
+        claps.report(rate * 150 / 1000)
+        claps.report(rate * 300 / 1000)  // gaps 150, 150 ms
+        #expect(claps.continues(at: rate * 440 / 1000), "a steady rhythm continues a run…")
+        #expect(!claps.speedsUp(at: rate * 440 / 1000, pace: 0.98), "…but does not speed up")
+        claps.report(rate * 900 / 1000)
+        #expect(claps.length == 1, "600 ms on: a lone impact again")
+    }
+
+    @Test("a lone impact's template window may reach past the first gap; a second bounce keeps most of the level")
+    func secondBounce() {
+        var bounces = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, firstGap: rate / 5,
+                                shortestFirstGap: rate * 8 / 100)
+        let ball = SIMD8<Float>(-40, -34, -30, -28, -31, -36, -45, -.infinity)
+        bounces.report(rate, levels: ball)
+        #expect(!bounces.starts(at: rate + rate * 22 / 100))
+        #expect(bounces.starts(at: rate + rate * 22 / 100, within: rate / 4), "220 ms: within a 250 ms window")
+        #expect(!bounces.starts(at: rate + rate * 5 / 100, within: rate / 4), "50 ms: the impact's own rattle")
+        #expect(bounces.resembles(ball - SIMD8(repeating: 2), bands: 7, shapeDB: 2.5, louderDB: 3, quieterDB: 4))
+        #expect(!bounces.resembles(ball - SIMD8(repeating: 8), bands: 7, shapeDB: 2.5, louderDB: 3, quieterDB: 4),
+                "8 dB quieter with the same shape: an echo, not a bounce")
+    }
 }
+

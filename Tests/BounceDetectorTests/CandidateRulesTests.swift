@@ -151,4 +151,120 @@ struct CandidateRulesTests {
         #expect(!isImpact(rules { $0.runSeconds = 0 }.verdict(faint, evidence: .bandRise, typicalAttackDB: 40,
                                                               followsImpact: true)), "runs off")
     }
+
+    @Test("a bounce that sounds like the run's last one needs no tonality: a modest abrupt rise in two bands will do")
+    func runTemplate() {
+        var late = ball(attack: 6, snr: 8, decay: -3, risingBands: 2)
+        late.tonality = 0.5  // the run's ring fills its lines
+        late.lineCoherence = 0.1
+        late.peakPersistence = 0.1
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
+                "by timbre alone it is no bounce")
+        #expect(isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay)), "like the last bounce of a run that speeds up")
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, likeness: .second)),
+                "a lone impact's second bounce must clear its ring by 10 dB")
+        var second = late
+        second.attackDB = 12
+        #expect(isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .second)))
+        var growing = late
+        growing.decayDB = 2
+        #expect(!isImpact(rules().verdict(growing, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay)), "a sound that grows is no bounce")
+        late.risingBands = 1
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay)), "one band rising: a formant or a note")
+    }
+
+    @Test("a candidate shaped like the stream's balls is a ball when it clears the room as they do, less 8 dB")
+    func streamTemplate() {
+        var faint = ball(attack: 11, snr: 4, decay: -4, risingBands: 2)
+        faint.tonality = 0.5  // noise fills its lines
+        faint.lineCoherence = 0.1
+        faint.peakPersistence = 0.1
+        faint.ringingTonality = 0.5
+        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 15)), "by timbre alone, no ball")
+        #expect(isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 15, likeStream: true)),
+                "like this loud room's balls, which clear it by 15 dB")
+        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 30, likeStream: true)),
+                "in a quiet room, where balls clear it by 30 dB, a sound 19 dB fainter is something else")
+        #expect(!isImpact(rules { $0.streamLikeShapeDB = 0 }.verdict(faint, evidence: .wholeBand, typicalAttackDB: 15,
+                                                                      likeStream: true)), "off")
+        faint.decayDB = 0.5
+        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 15, likeStream: true)),
+                "a sound that grows is no ball")
+    }
+
+    @Test("the stream's template: the shape of its balls' band levels, whatever their level, after three balls")
+    func streamTypicalsTemplate() {
+        var typicals = StreamTypicals(warmStart: true)
+        let ball = SIMD8<Float>(-40, -34, -30, -28, -31, -36, -45, -.infinity)
+        typicals.learn(attackDB: 15, flux: 40, levels: ball)
+        typicals.learn(attackDB: 15, flux: 40, levels: ball - SIMD8(repeating: 6))
+        #expect(!typicals.resembles(ball, bands: 7, shapeDB: 2.5), "two balls are no template yet")
+        typicals.learn(attackDB: 15, flux: 40, levels: ball + SIMD8(repeating: 3))
+        #expect(typicals.resembles(ball - SIMD8(repeating: 12) + SIMD8(1, -1, 0.5, 0, -0.5, 1, -1, 0), bands: 7, shapeDB: 2.5))
+        let clap = SIMD8<Float>(-60, -55, -50, -45, -38, -32, -28, -.infinity)
+        #expect(!typicals.resembles(clap, bands: 7, shapeDB: 2.5), "energy in other bands")
+        var two = StreamTypicals(warmStart: true, templates: 2)
+        let racket = SIMD8<Float>(-30, -28, -31, -38, -44, -50, -56, -.infinity)
+        for ball in [ball, racket, ball, racket] { two.learn(attackDB: 15, flux: 40, levels: ball) }
+        #expect(two.resembles(racket - SIMD8(repeating: 10), bands: 7, shapeDB: 2.5), "a table bounce and a racket hit: two templates")
+        #expect(two.resembles(ball - SIMD8(repeating: 10), bands: 7, shapeDB: 2.5))
+        #expect(!typicals.resembles(racket, bands: 7, shapeDB: 2.5), "one template: the racket hit is unlike the bounces")
+    }
+
+    @Test("a clear onset shaped unlike the stream's balls must show a ball's timbre")
+    func clearButUnlike() {
+        var clap = ball(attack: 35, snr: 20, decay: -8, risingBands: 7)
+        clap.centroidHz = 3300
+        clap.tonality = 0.7  // a noise band: passes the clear rule's curve at 35 dB
+        clap.peakPersistence = 0.2
+        clap.lineCoherence = 0.3
+        clap.peakContrastDB = 2
+        clap.ringingTonality = 0.6
+        clap.ringingContrastDB = 2
+        #expect(isImpact(rules().verdict(clap, evidence: .wholeBand, typicalAttackDB: 30)), "a clear onset is an impact")
+        #expect(!isImpact(rules().verdict(clap, evidence: .wholeBand, typicalAttackDB: 30, unlikeStream: true)),
+                "unlike this stream's balls, its timbre decides")
+        #expect(isImpact(rules().verdict(ball(), evidence: .wholeBand, typicalAttackDB: 30, unlikeStream: true)),
+                "a ball's timbre still passes")
+        var tonal = ball(attack: 12, snr: 10, decay: -6, risingBands: 7)
+        tonal.peakPersistence = 0.1  // the resonance score fails it, the struck-object score passes it
+        tonal.lineCoherence = 0.1
+        tonal.peakContrastDB = 1
+        tonal.ringingContrastDB = 1
+        #expect(isImpact(rules().verdict(tonal, evidence: .wholeBand, typicalAttackDB: 16)), "a struck object")
+        #expect(!isImpact(rules().verdict(tonal, evidence: .wholeBand, typicalAttackDB: 16, unlikeStream: true)),
+                "unlike this stream's balls, only the resonance score may accept it")
+        #expect(isImpact(rules { $0.unlikeNotStruck = false }.verdict(tonal, evidence: .wholeBand, typicalAttackDB: 16,
+                                                                       unlikeStream: true)))
+    }
+
+    @Test("either kind of the stream's balls is a template: a racket hit is like the hits, a bounce like the bounces")
+    func eitherKind() {
+        var typicals = StreamTypicals(warmStart: true)
+        let bounce = SIMD8<Float>(-40, -34, -30, -28, -31, -36, -45, -.infinity)
+        let hit = SIMD8<Float>(-30, -28, -31, -38, -44, -50, -56, -.infinity)
+        for ball in [bounce, hit, bounce, hit, bounce] { typicals.learn(attackDB: 15, flux: 40, levels: ball) }
+        #expect(typicals.resemblesEitherKind(hit - SIMD8(repeating: 9), bands: 7, shapeDB: 2.5))
+        #expect(typicals.resemblesEitherKind(bounce + SIMD8(repeating: 4), bands: 7, shapeDB: 2.5))
+        #expect(!typicals.resemblesEitherKind(SIMD8(-60, -55, -50, -45, -38, -32, -28, -.infinity), bands: 7, shapeDB: 2.5))
+    }
+
+    @Test("a thud under 1 kHz is no ball however it rings, unless it is a run's next bounce")
+    func lowThud() {
+        var thud = ball(attack: 35, snr: 20, decay: -8, risingBands: 7)
+        thud.centroidHz = 800
+        #expect(isImpact(rules { $0.minimumCentroidHz = 0 }.verdict(thud, evidence: .wholeBand, typicalAttackDB: 30)))
+        #expect(!isImpact(rules().verdict(thud, evidence: .wholeBand, typicalAttackDB: 30)))
+        #expect(!isImpact(rules().verdict(thud, evidence: .wholeBand, typicalAttackDB: 30, likeStream: true)))
+        #expect(isImpact(rules().verdict(thud, evidence: .wholeBand, typicalAttackDB: 30, followsImpact: true)),
+                "a run's next bounce is judged by the run")
+        var unmeasured = thud
+        unmeasured.snrDB = -3  // no energy over the room: its centroid says nothing
+        unmeasured.attackDB = 12
+        #expect(isImpact(rules().verdict(unmeasured, evidence: .wholeBand, typicalAttackDB: 16, likeStream: true)))
+    }
 }
+

@@ -70,12 +70,32 @@ struct OwnershipStoreTests {
         let adopted = Mutex<[String: [SessionCode]]>([:])
         DispatchQueue.concurrentPerform(iterations: 3) { i in
             let node = "n\(i + 1)"
-            let got = (try? stores[i + 1].adoptOrphans(node: node, limit: 100)) ?? []
+            // Each node checks a few times, as its periodic check would (a check adopts its share at most).
+            var got: [SessionCode] = []
+            for _ in 0..<4 { got += (try? stores[i + 1].adoptOrphans(node: node, limit: 100)) ?? [] }
             adopted.withLock { $0[node] = got }
         }
         let all = adopted.withLock { $0.values.flatMap { $0 } }
         #expect(all.count == codes.count)
         #expect(Set(all) == Set(codes))
+    }
+
+    @Test("a dead node's sessions are shared: each live node adopts its share (orphans over live nodes, rounded up)")
+    func fairShare() throws {
+        let url = try PostgresTestServer.shared.get().makeSchema()
+        let stores = try (0..<4).map { try PostgresStore(url: url, logger: StoreBackend.quiet, readers: 1, node: "n\($0)") }
+        try stores[0].registerNode(id: "n0", url: "n0", incarnation: "1", leaseMilliseconds: 1)
+        for i in 1...3 { try stores[i].registerNode(id: "n\(i)", url: "n\(i)", incarnation: "1", leaseMilliseconds: 60_000) }
+        for (i, text) in ["ABC234", "BCD345", "CDE456", "DEF567", "EFG678", "FGH789", "GHJ234"].enumerated() {
+            _ = try session(text, on: stores[0], host: "h\(i)")
+        }
+        Thread.sleep(forTimeInterval: 0.01)
+        // 7 orphans, 3 live nodes: 3, then 4 left over 3 nodes: 2, then 2 left: 1; the last one next time round.
+        #expect(try stores[1].adoptOrphans(node: "n1", limit: 50).count == 3)
+        #expect(try stores[2].adoptOrphans(node: "n2", limit: 50).count == 2)
+        #expect(try stores[3].adoptOrphans(node: "n3", limit: 50).count == 1)
+        #expect(try stores[1].adoptOrphans(node: "n1", limit: 50).count == 1)
+        #expect(try stores[2].adoptOrphans(node: "n2", limit: 50).isEmpty)
     }
 
     @Test("renewal: another process of the node takes it over; draining and released leases")

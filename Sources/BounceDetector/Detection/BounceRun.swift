@@ -17,6 +17,10 @@ struct BounceRun {
     let shortestFirstGap: Int64
     private var last = Int64.min / 2
     private var gap = Int64.max
+    /// The gap before `gap`.
+    private var previousGap = Int64.max
+    /// Impacts in the current run so far (1 = a lone impact).
+    private(set) var length = 0
     /// The last reported impact's band levels (`ImpactFeatures.bandLevelsDB`).
     private var lastLevels = SIMD8<Float>(repeating: 0)
 
@@ -36,26 +40,44 @@ struct BounceRun {
         return next <= Double(longestGap) && next <= slowest * Double(gap) && next >= fastest * Double(gap)
     }
 
-    /// Whether an onset at `frame` would be a run's second bounce (`firstGap` after a lone impact).
-    func starts(at frame: Int64) -> Bool {
-        longestGap > 0 && gap > longestGap && frame - last <= firstGap && frame - last >= shortestFirstGap
+    /// Whether the run is speeding up as a bouncing ball's does: its last gap at most `pace` times the one before,
+    /// and an onset at `frame` at most `pace` times the last gap after the last impact. A ball loses speed at every
+    /// bounce, so its gaps shrink by a near-constant factor (0.8–0.95); claps, steps or a rally keep their own
+    /// rhythm, no shorter gap after gap.
+    func speedsUp(at frame: Int64, pace: Double) -> Bool {
+        length >= 3 && Double(gap) <= pace * Double(previousGap) && Double(frame - last) <= pace * Double(gap)
+    }
+
+    /// Whether an onset at `frame` would be a run's second bounce (`firstGap`, or `within`, after a lone impact).
+    func starts(at frame: Int64, within: Int64? = nil) -> Bool {
+        longestGap > 0 && gap > longestGap && frame - last <= (within ?? firstGap) && frame - last >= shortestFirstGap
     }
 
     /// Whether an onset with these band levels (`ImpactFeatures.bandLevelsDB`, the first `bands` lanes) sounds like
     /// the last reported impact struck again: over the bands, its level differences from it spread by at most
     /// `shapeDB` (RMS about their mean: the same object rings in the same bands) and average at most `louderDB`
-    /// (a bounce keeps only part of its speed: the next is no louder). `shapeDB` 0 = any sound.
-    func resembles(_ levels: SIMD8<Float>, bands: Int, shapeDB: Float, louderDB: Float) -> Bool {
+    /// (a bounce keeps only part of its speed: the next is no louder) and at least `-quieterDB`. `shapeDB` 0 = any
+    /// sound.
+    func resembles(_ levels: SIMD8<Float>, bands: Int, shapeDB: Float, louderDB: Float,
+                   quieterDB: Float = .infinity) -> Bool {
         guard shapeDB > 0, bands > 0 else { return true }
+        let (mean, spread) = Self.difference(levels, from: lastLevels, bands: bands)
+        return spread <= shapeDB && mean <= louderDB && mean >= -quieterDB
+    }
+
+    /// How band levels differ from a reference over the first `bands` (> 0): the mean difference (dB) and the RMS
+    /// spread of the differences about it (the shape's distance, whatever the level).
+    static func difference(_ levels: SIMD8<Float>, from reference: SIMD8<Float>, bands: Int)
+        -> (mean: Float, spread: Float) {
         var mean: Float = 0
-        for b in 0..<bands { mean += levels[b] - lastLevels[b] }
+        for b in 0..<bands { mean += levels[b] - reference[b] }
         mean /= Float(bands)
         var spread: Float = 0
         for b in 0..<bands {
-            let d = levels[b] - lastLevels[b] - mean
+            let d = levels[b] - reference[b] - mean
             spread += d * d
         }
-        return (spread / Float(bands)).squareRoot() <= shapeDB && mean <= louderDB
+        return (mean, (spread / Float(bands)).squareRoot())
     }
 
     /// Records a reported impact at `frame`. A gap in a run at least `missedBounce` times the last one spanned a
@@ -65,6 +87,8 @@ struct BounceRun {
         lastLevels = levels
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
+        length = inRun && newGap <= longestGap ? length + 1 : newGap <= longestGap ? 2 : 1
+        previousGap = gap
         gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap
         last = frame
     }

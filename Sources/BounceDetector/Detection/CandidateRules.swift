@@ -17,14 +17,32 @@ struct CandidateRules {
 
     /// The verdict on a candidate with `features` that `evidence` triggered, in a stream whose balls typically
     /// clear the room by `typicalAttackDB`; `followsImpact` when the stream reported an impact shortly before it
-    /// (`DetectorParameters.runSeconds`).
+    /// (`DetectorParameters.runSeconds`); `likeness` when it sounds like the last impact struck again where the
+    /// run's next bounce is due (`RunLikeness`); `likeStream` when it sounds like the stream's balls
+    /// (`DetectorParameters.streamLikeShapeDB`); `unlikeStream` when the stream has a template of its balls and the
+    /// candidate is shaped unlike it (`DetectorParameters.clearLikeShapeDB`): no clear-impact rule for it.
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                 followsImpact: Bool = false) -> Verdict {
-        if followsImpact, continuesRun(features) {
+                 followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
+                 unlikeStream: Bool = false) -> Verdict {
+        if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness) {
+            return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
+        }
+        // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
+        // it (`DetectorParameters.minimumCentroidHz`).
+        if features.snrDB >= 0, features.centroidHz < parameters.minimumCentroidHz {
+            return .rejected(restore: evidence == .bandRise, endRefractory: false)
+        }
+        if likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
+        // A clear onset is an impact whatever its timbre, but not just any impact: once the stream knows its balls,
+        // a candidate shaped unlike them (a clap's noise band, a squeak) must show a ball's full timbre.
+        if unlikeStream {
+            gated.clearAttackDB = 0
+            if parameters.unlikeNotStruck { gated.struckAcceptance = 1.01 }
+        }
         if evidence == .bandRise {
             // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,
             // clear the room as far as this stream's balls do (less their spread, uncapped: in a quiet room a ball
@@ -69,4 +87,38 @@ struct CandidateRules {
         return features.risingBands >= parameters.runBands && features.highShare <= classifier.maximumHighShare
             && features.tonality >= parameters.runTonality
     }
+
+    /// The last bounce of a run under way is the next one's template: a candidate that sounds like it struck again
+    /// (the detector checks the likeness) need only rise abruptly in a few bands and not grow. Its tonality is not
+    /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
+    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness) -> Bool {
+        let attack: Float
+        switch likeness {
+        case .none: return false
+        case .underWay: attack = parameters.runLikeAttackDB
+        case .second: attack = parameters.runLikeFirstAttackDB
+        }
+        return parameters.runSeconds > 0 && features.attackDB >= attack
+            && features.risingBands >= parameters.runLikeBands && features.decayDB <= parameters.runDecayDB
+    }
+
+    /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that
+    /// clears the room by `streamLikeAttackDB` and as far as this room's balls do, less
+    /// `streamLikeBelowTypicalDB` (uncapped: in a quiet room a ball clears it by 30 dB and more), rising abruptly in a
+    /// few bands and not growing, is a ball.
+    func matchesStream(_ features: ImpactFeatures, typicalAttackDB: Float) -> Bool {
+        parameters.streamLikeShapeDB > 0
+            && features.attackDB >= max(parameters.streamLikeAttackDB, typicalAttackDB - parameters.streamLikeBelowTypicalDB)
+            && features.risingBands >= parameters.runLikeBands && features.decayDB <= 0
+    }
+}
+
+/// How a candidate sounds against the stream's last impact, where a ball bouncing on would strike next.
+enum RunLikeness: Equatable {
+    /// Unlike it, or not where a bounce is due.
+    case none
+    /// Like the last bounce of a run that speeds up (`DetectorParameters.runLikeShapeDB`, `runLikePace`).
+    case underWay
+    /// Closely like a lone impact, up to `DetectorParameters.runLikeFirstSeconds` after it: its second bounce.
+    case second
 }

@@ -75,6 +75,57 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runShapeDB: Float = 4
     /// …and that mean difference at most this (dB): no louder than the last bounce.
     public var runLouderDB: Float = 3
+    /// In a run already under way (two reported bounces at its pace), a candidate that sounds like the last bounce
+    /// struck again — its band levels (`BounceRun.resembles`) spread by at most this (dB) about their mean difference
+    /// from it, no louder than `runLouderDB` — is the next bounce on less timbre evidence (`runLikeAttackDB`,
+    /// `runLikeBands`, no tonality asked): the same ball on the same table is its own template. 0 = off.
+    public var runLikeShapeDB: Float = 3
+    /// See `runLikeShapeDB`: the least attack (dB) of a bounce that matches the run's last…
+    public var runLikeAttackDB: Float = 5
+    /// …and the bands (of seven) that must rise together in it.
+    public var runLikeBands = 2
+    /// …and only while the run speeds up (`BounceRun.speedsUp`: three impacts or more, each gap at most this times
+    /// the one before; 0 = not asked). A racket hit and the table bounce 150–250 ms after it are two impacts of a
+    /// rally, and claps or steps in a steady rhythm resemble each other: neither is a ball bouncing ever faster.
+    public var runLikePace: Double = 0.98
+    /// A lone impact's template: a candidate up to this long after it (s; 0 = off), at least `runFirstShortestSeconds`,
+    /// whose band levels spread by at most `runLikeFirstShapeDB` about their mean difference from it, that mean
+    /// between −`runLikeFirstQuieterDB` and +`runLouderDB`, is its second bounce on an attack of `runLikeFirstAttackDB`
+    /// in `runLikeBands` bands (no tonality asked). A dropped ball's second bounce, 150–250 ms after the first, rises
+    /// from the first's ring (attack 10–20 dB in 2–4 bands where a lone ball clears a quiet room by 30–60) and its
+    /// lines are the first's, ringing on.
+    public var runLikeFirstSeconds: Double = 0.25
+    /// See `runLikeFirstSeconds` (dB): tighter than a run under way's, since nothing else yet says it is a ball.
+    public var runLikeFirstShapeDB: Float = 2.5
+    /// See `runLikeFirstSeconds` (dB): a second bounce keeps most of the first's level; an echo or a step does not.
+    public var runLikeFirstQuieterDB: Float = 4
+    /// See `runLikeFirstSeconds` (dB).
+    public var runLikeFirstAttackDB: Float = 10
+    /// A candidate that sounds like this stream's balls (`StreamTypicals.resembles`: its band levels' shape within
+    /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
+    /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in
+    /// `runLikeBands` bands, not growing. At 0 dB SNR noise fills the lines that tonality, persistence and coherence
+    /// measure, but a ball that clears the room by 10 dB still shapes its first 2.5 ms as this stream's balls do.
+    public var streamLikeShapeDB: Float = 2.5
+    /// See `streamLikeShapeDB` (dB).
+    public var streamLikeAttackDB: Float = 10
+    /// Once the stream has a template of its balls (three reported), a candidate whose band shape lies further than
+    /// this from both of its kinds' (dB; 0 = off) is no clear impact (`ImpactClassifier.isClearImpact`): it must pass
+    /// on its timbre. A clap in a quiet room clears it as abruptly as a ball, but rings in other bands.
+    public var clearLikeShapeDB: Float = 5
+    /// …nor a struck object (`ImpactClassifier.struckProbability`, the weak timbre test fitted for real balls whose
+    /// lines the resonance score cannot read): only the resonance score may accept it.
+    public var unlikeNotStruck = true
+    /// Least excess centroid (Hz) of a candidate that is not a run's next bounce and has energy over the room to
+    /// measure it (`snrDB` ≥ 0; 0 = off). A thud that only leaks over the 700 Hz high-pass (a step, a kick drum, a
+    /// low note: 0.7–1.0 kHz) is no ball, whatever rings in it; balls, real and synthetic, sit at 1.4 kHz and up (the
+    /// clear rule asks 1.2 kHz, `ImpactClassifier.clearCentroidHz`).
+    public var minimumCentroidHz: Float = 1000
+    /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
+    public var streamTemplates = 1
+    /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack
+    /// gate's own margin, `ImpactClassifier.attackBelowTypicalDB`).
+    public var streamLikeBelowTypicalDB: Float = 8
     /// Bands (of seven) that must rise together in a run's next bounce.
     public var runBands = 3
     /// Bands that must rise together in a run's next bounce that holds no energy over the spectral background
@@ -84,9 +135,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runTonality: Float = 0.75
     /// Least attack (dB) of a run's next bounce, over whatever still rings of the last.
     public var runAttackDB: Float = 7
-    /// A run's next bounce must not grow 6–8 ms after its onset (dB, `ImpactFeatures.decayDB`); it rises from the
-    /// last one's ring, which may hold its level.
-    public var runDecayDB: Float = 0
+    /// A run's next bounce must not grow 6–8 ms after its onset by more than this (dB, `ImpactFeatures.decayDB`): it
+    /// rises from the last one's ring, which holds its level, and in a live room its own first reflections add to it
+    /// (as for a clear impact, `ImpactClassifier.clearDecayDB`; 0 until 2026-11-26).
+    public var runDecayDB: Float = 1
     /// A third trigger (`BandRise`): the mean rise of the three most rising onset bands' power over the frames
     /// before, dB; 0 = off. 8 dB, the attack gate's floor: an onset the classifier could accept.
     public var bandRiseTriggerDB: Float = 8

@@ -89,7 +89,7 @@ public final class ImpactDetector {
         let bands = OnsetBands(sampleRate: format.sampleRate, referenceSeconds: parameters.attackReferenceSeconds)
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
-        typicals = StreamTypicals(warmStart: parameters.warmStart)
+        typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates)
         runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
                          slowest: parameters.runSlowest, fastest: parameters.runFastest,
                          firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
@@ -258,6 +258,24 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
+    /// Whether a candidate sounds like the last impact struck again, where a ball bouncing on would strike next:
+    /// the last impact is the template of the next bounce.
+    private func likeness(_ onset: Int64, _ features: ImpactFeatures, _ followsImpact: Bool) -> RunLikeness {
+        let levels = features.bandLevelsDB
+        if parameters.runLikeShapeDB > 0, followsImpact, !runs.starts(at: onset),
+           parameters.runLikePace <= 0 || runs.speedsUp(at: onset, pace: parameters.runLikePace),
+           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeShapeDB, louderDB: parameters.runLouderDB) {
+            return .underWay
+        }
+        if parameters.runLikeFirstSeconds > 0,
+           runs.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds))),
+           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeFirstShapeDB,
+                          louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .second
+        }
+        return .none
+    }
+
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         candidateObserver?(candidate.onset, features, candidate.flux, candidate.evidence)
@@ -266,10 +284,15 @@ public final class ImpactDetector {
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
         switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact) {
+                             followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact),
+                             likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
+                                                            shapeDB: parameters.streamLikeShapeDB),
+                             unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
+                                 && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
+                                                                  shapeDB: parameters.clearLikeShapeDB)) {
         case .impact(let kind, let confidence):
             runs.report(candidate.onset, levels: features.bandLevelsDB)
-            typicals.learn(attackDB: features.attackDB, flux: candidate.flux)
+            typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))
         case .rejected(let restore, let endRefractory):

@@ -8,19 +8,73 @@ struct StreamTypicals {
     private(set) var flux: Float = 100
     /// Balls this stream has reported (the weight of the typical attack's first steps).
     private(set) var balls = 0
+    /// Mean band levels (`ImpactFeatures.bandLevelsDB`) of the balls this stream has reported: a plain mean of the
+    /// first ten, then a running mean over about ten. The same ball, table and rackets heard through the same phone
+    /// in the same room: the stream's own template of a ball.
+    private(set) var levels = SIMD8<Float>(repeating: 0)
+    private var levelBalls = 0
+    /// The same, kept apart for two kinds of ball: the first template is started by the first ball, the second by
+    /// the first ball whose shape lies `splitDB` from it (a table bounce and a racket hit may ring in different
+    /// bands); each ball then teaches the nearer.
+    private var kindLevels = SIMD8<Float>(repeating: 0)
+    private var kindBalls = 0
+    private var otherLevels = SIMD8<Float>(repeating: 0)
+    private var otherBalls = 0
     /// The typical attack starts as a plain mean of the first balls (`DetectorParameters.warmStart`).
     let warmStart: Bool
+    /// Templates of the stream's balls that `resembles` asks (1: all balls', or 2: the two kinds').
+    let templates: Int
+    /// See `kindLevels` (dB).
+    static let splitDB: Float = 3
 
-    init(warmStart: Bool) { self.warmStart = warmStart }
+    init(warmStart: Bool, templates: Int = 1) {
+        self.warmStart = warmStart
+        self.templates = templates
+    }
 
     /// Learns from a reported ball. Each ball teaches the typical attack: a plain mean over the first balls (the
     /// quiet-room prior counts as one), then a running mean over about ten, each step clamped to 10 dB so one loud
     /// or faint ball moves it little. The typical flux follows at a tenth per ball (faster, it let more of a loud
     /// room's bursts trigger).
-    mutating func learn(attackDB ball: Float, flux trigger: Float) {
+    mutating func learn(attackDB ball: Float, flux trigger: Float, levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0)) {
         let weight = warmStart ? max(0.1, 1 / Float(balls + 2)) : 0.1
         balls += 1
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
+        Self.teach(&levels, &levelBalls, ballLevels)
+        let toFirst = BounceRun.difference(ballLevels, from: kindLevels, bands: 7).spread
+        if kindBalls == 0 || otherBalls == 0 && toFirst <= Self.splitDB {
+            Self.teach(&kindLevels, &kindBalls, ballLevels)
+        } else if otherBalls == 0 || BounceRun.difference(ballLevels, from: otherLevels, bands: 7).spread < toFirst {
+            Self.teach(&otherLevels, &otherBalls, ballLevels)
+        } else {
+            Self.teach(&kindLevels, &kindBalls, ballLevels)
+        }
+    }
+
+    /// A plain mean of a template's first ten balls, then a running mean over about ten (−∞ lanes, bands the rate
+    /// lacks or a silent band, are left as they are).
+    private static func teach(_ template: inout SIMD8<Float>, _ count: inout Int, _ ball: SIMD8<Float>) {
+        count += 1
+        let weight = max(0.1, 1 / Float(count))
+        for band in 0..<8 where ball[band].isFinite {
+            template[band] += weight * (ball[band] - template[band])
+        }
+    }
+
+    /// Whether band levels sound like this stream's balls: over the first `bands`, their differences from the
+    /// template (`templates` 1: all balls'; 2: either kind's) spread by at most `shapeDB` (RMS about their mean),
+    /// whatever the level. False before three balls.
+    func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
+        guard shapeDB > 0, balls >= 3 else { return false }
+        return templates > 1 ? resemblesEitherKind(candidate, bands: bands, shapeDB: shapeDB)
+            : BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
+    }
+
+    /// Whether band levels sound like either kind of this stream's balls (`kindLevels`), as `resembles` does.
+    func resemblesEitherKind(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
+        guard shapeDB > 0, balls >= 3 else { return false }
+        return BounceRun.difference(candidate, from: kindLevels, bands: bands).spread <= shapeDB
+            || otherBalls > 0 && BounceRun.difference(candidate, from: otherLevels, bands: bands).spread <= shapeDB
     }
 }

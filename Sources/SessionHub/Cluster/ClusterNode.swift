@@ -69,6 +69,14 @@ package final class ClusterNode: @unchecked Sendable {
         timer.withLockedValue { $0 = source }
     }
 
+    /// Stops the periodic check from within a tick (on `queue`: `stop` would wait for itself).
+    func stopSoon() {
+        timer.withLockedValue { timer in
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
     /// Stops the periodic check (the timer's tick in flight, if any, finishes).
     func stop() {
         timer.withLockedValue { timer in

@@ -63,10 +63,13 @@ extension SessionHub {
         guard let cluster else { return }
         switch cluster.renew() {
         case nil:
+            // The same node (its data folder) started again elsewhere: the sessions are the new process's now.
+            let url = (try? cluster.ownership.nodes().first { $0.id == cluster.id }?.url) ?? cluster.url
             logger.critical("another process took this node's lease over: letting its sessions go", metadata: [
-                "node.id": "\(cluster.id)",
+                "node.id": "\(cluster.id)", "node.url": "\(url)",
             ])
-            for live in liveSessions { releaseMoved(live.code) }
+            cluster.stopSoon()
+            for live in liveSessions { release(live, to: url) }
             return
         case .storeLost?:
             logger.error("the store cannot be reached: live sessions go on, joins are refused", metadata: [

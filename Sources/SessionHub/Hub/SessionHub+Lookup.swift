@@ -28,6 +28,11 @@ extension SessionHub {
         guard let code = SessionCode(userInput: text) else { return completion(.unknown) }
         if let live = session(code) { return found(live, user: user, from: address, completion: completion) }
         guard cluster != nil else { return completion(failedLookup(from: address)) }
+        // A spent address asks the store nothing (a guesser's lookups cost no database read), unless it carries a
+        // token: the session's members still get through, as for a session here.
+        if user == nil, let wait = codeGuesses.withLockedValue({ $0.wait(for: address, now: .now) }) {
+            return completion(.limited(retryAfter: wait))
+        }
         // Several nodes: the store says where it lives (a read: off the event loop).
         worker.async {
             switch self.locate(code) {

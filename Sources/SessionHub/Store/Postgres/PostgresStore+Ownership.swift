@@ -62,8 +62,9 @@ extension PostgresStore: SessionOwnershipStore {
         }
     }
 
+    /// On a reader connection: phones' lookups never queue in front of the lease's renewal.
     package func owner(of code: SessionCode) throws(StoreError) -> SessionOwner? {
-        try controlTransaction { transaction throws(StoreError) in
+        try read { transaction throws(StoreError) in
             try transaction.one("""
                 SELECT s.ownerNode, n.url, COALESCE(n.leaseUntil >= \(unescaped: Self.nowMilliseconds), false) AS leased,
                     COALESCE(n.draining, false) AS draining
@@ -92,17 +93,34 @@ extension PostgresStore: SessionOwnershipStore {
         try !adopting(node: node, only: code, limit: 1).isEmpty
     }
 
-    /// Adopts for `node` up to `limit` live sessions (only `code`'s when given) whose owner has no running lease,
-    /// under the adoption lock: each statement after the lock sees every adoption committed before it.
+    /// Live sessions whose owner has no running lease (or no row, or none at all).
+    private static let orphaned = """
+        s.state != 'ended' AND (s.ownerNode IS NULL OR n.id IS NULL OR n.leaseUntil < \(nowMilliseconds))
+        """
+
+    /// Adopts for `node` live orphans (only `code`'s when given), under the adoption lock: each statement after the
+    /// lock sees every adoption committed before it. Without a code, at most `limit` and at most this node's share of
+    /// them (the orphans over the live nodes not draining, rounded up), so the nodes checking one after the other
+    /// share a dead node's sessions instead of the first taking them all.
     private func adopting(node: String, only code: SessionCode?, limit: Int) throws(StoreError) -> [SessionCode] {
         try controlTransaction { transaction throws(StoreError) in
             try transaction.run("SELECT pg_advisory_xact_lock(\(Self.adoptionLock))")
+            var share = Int64(limit)
+            if code == nil {
+                share = try transaction.one("""
+                    SELECT LEAST(\(Int64(limit)), CEIL(
+                        (SELECT count(*) FROM session s LEFT JOIN node n ON n.id = s.ownerNode
+                         WHERE \(unescaped: Self.orphaned))::NUMERIC
+                        / GREATEST(1, (SELECT count(*) FROM node WHERE NOT draining
+                                       AND leaseUntil >= \(unescaped: Self.nowMilliseconds)))))::BIGINT AS share
+                    """) { row throws(StoreError) in try row.value("share", as: Int64.self) } ?? 0
+            }
+            guard share > 0 else { return [] }
             let codes = try transaction.all("""
                 UPDATE session SET ownerNode = \(node) WHERE code IN (
                     SELECT s.code FROM session s LEFT JOIN node n ON n.id = s.ownerNode
-                    WHERE s.state != 'ended' AND (\(code?.value)::TEXT IS NULL OR s.code = \(code?.value)::TEXT)
-                        AND (s.ownerNode IS NULL OR n.id IS NULL OR n.leaseUntil < \(unescaped: Self.nowMilliseconds))
-                    ORDER BY s.code LIMIT \(Int64(limit)))
+                    WHERE (\(code?.value)::TEXT IS NULL OR s.code = \(code?.value)::TEXT) AND \(unescaped: Self.orphaned)
+                    ORDER BY s.code LIMIT \(share))
                 RETURNING code
                 """) { row throws(StoreError) in try row.sessionCode("code") }
             return codes.sorted { $0.value < $1.value }

@@ -1,0 +1,52 @@
+import Foundation
+@testable import PongWire
+import Testing
+@testable import SessionHub
+
+/// Hubs on one PostgreSQL store, in one process (short leases): what the periodic check does.
+@Suite("Several nodes: the periodic check", .serialized,
+       .enabled(if: PostgresTestServer.unavailable == nil, Comment(rawValue: PostgresTestServer.unavailable ?? "")))
+struct ClusterHubTests {
+    static func configure(_ database: DatabaseURL, url: String) -> (inout HubConfiguration) -> Void {
+        { configuration in
+            configuration.database = database
+            configuration.cluster.nodeURL = url
+            configuration.cluster.leaseDuration = .milliseconds(600)
+            configuration.cluster.renewInterval = .milliseconds(150)
+        }
+    }
+
+    @Test("the same node started again elsewhere (its data folder) takes its sessions; the old process lets them go")
+    func superseded() async throws {
+        let database = try PostgresTestServer.shared.get().makeDatabase()
+        let old = try await HubTestServer.start(configure: Self.configure(database, url: "http://127.0.0.1:1"))
+        let session = try await old.hostSession()
+        let code = try #require(SessionCode(userInput: session.code))
+        #expect(old.hub.session(code) != nil)
+        let new = try await HubTestServer.start(dataDirectory: old.dataDirectory,
+                                                configure: Self.configure(database, url: "http://127.0.0.1:2"))
+        #expect(new.hub.cluster?.id == old.hub.cluster?.id, "one data folder, one node")
+        #expect(new.hub.session(code) != nil, "restored at start: its node owns it")
+        for _ in 0..<100 where old.hub.session(code) != nil { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(old.hub.session(code) == nil, "the old process let it go at its next renewal")
+        let lobby = try await new.call("GET", "/sessions/\(session.code)", token: session.hostToken)
+        #expect(lobby.status == 200)
+        try await new.stop()
+        try await old.stop()
+    }
+
+    @Test("a node whose lease ran out: another adopts its sessions at its next check, without any phone asking")
+    func adoptedByTheCheck() async throws {
+        let database = try PostgresTestServer.shared.get().makeDatabase()
+        let dead = try await HubTestServer.start(configure: Self.configure(database, url: "http://127.0.0.1:1"))
+        let session = try await dead.hostSession()
+        let code = try #require(SessionCode(userInput: session.code))
+        let survivor = try await HubTestServer.start(configure: Self.configure(database, url: "http://127.0.0.1:2"))
+        #expect(survivor.hub.session(code) == nil)
+        dead.hub.cluster?.stop()  // no more renewals: as if killed
+        for _ in 0..<150 where survivor.hub.session(code) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(survivor.hub.session(code) != nil, "adopted within the lease, a full healthy lease and a check")
+        try await survivor.stop()
+        try await dead.stop()
+    }
+}
