@@ -45,10 +45,11 @@ from kill9_durability import GENEROUS, Postgres, WebSocket, call, expect, free_p
 
 
 class Node:
-    """One `pongd serve`: on the shared `database` (PostgreSQL), or alone on SQLite in its folder when it is None."""
+    """One `pongd serve`: on the shared `database` (PostgreSQL), or alone on SQLite in its folder when it is None.
+    `port`: the one to listen on (known before it starts, e.g. for another node's `--allowed-origin`); else a free one."""
 
-    def __init__(self, binary, index, database, lease, work, extra=()):
-        self.index, self.port, self.metrics = index, free_port(), free_port()
+    def __init__(self, binary, index, database, lease, work, extra=(), port=None):
+        self.index, self.port, self.metrics = index, port or free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         folder = os.path.join(work, f"node{index}")
         os.makedirs(folder)
@@ -82,16 +83,20 @@ class Node:
     def alive(self):
         return self.proc.poll() is None
 
-    def live_sessions(self):
+    def gauge(self, name):
+        """A gauge of the node's metrics listener (`pongd_live_sessions`, `pongd_connected_sockets`); 0 when absent."""
         import http.client
         conn = http.client.HTTPConnection("127.0.0.1", self.metrics, timeout=5)
         conn.request("GET", "/metrics")
         text = conn.getresponse().read().decode()
         conn.close()
         for line in text.splitlines():
-            if line.startswith("pongd_live_sessions "):
+            if line.startswith(name + " "):
                 return int(float(line.split()[1]))
         return 0
+
+    def live_sessions(self):
+        return self.gauge("pongd_live_sessions")
 
     def stop(self):
         if self.alive:

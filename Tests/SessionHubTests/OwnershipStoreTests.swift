@@ -56,17 +56,21 @@ struct OwnershipStoreTests {
         #expect(try a.liveSessions(ownedBy: Self.b) == codes.sorted { $0.value < $1.value })
     }
 
-    @Test("adopters racing: every orphan ends up with exactly one node")
-    func racingAdopters() throws {
+    /// Four nodes' stores on a fresh schema: n0's lease has run out and it owns sessions with these codes; n1-n3
+    /// hold running leases.
+    func deadNodeAndThree(orphans: [String]) throws -> ([PostgresStore], [SessionCode]) {
         let url = try PostgresTestServer.shared.get().makeSchema()
         let stores = try (0..<4).map { try PostgresStore(url: url, logger: StoreBackend.quiet, readers: 1, node: "n\($0)") }
         try stores[0].registerNode(id: "n0", url: "n0", incarnation: "1", leaseMilliseconds: 1)
         for i in 1...3 { try stores[i].registerNode(id: "n\(i)", url: "n\(i)", incarnation: "1", leaseMilliseconds: 60_000) }
-        var codes: [SessionCode] = []
-        for (i, text) in ["ABC234", "BCD345", "CDE456", "DEF567", "EFG678", "FGH789"].enumerated() {
-            codes.append(try session(text, on: stores[0], host: "h\(i)"))
-        }
+        let codes = try orphans.enumerated().map { i, text in try session(text, on: stores[0], host: "h\(i)") }
         Thread.sleep(forTimeInterval: 0.01)
+        return (stores, codes)
+    }
+
+    @Test("adopters racing: every orphan ends up with exactly one node")
+    func racingAdopters() throws {
+        let (stores, codes) = try deadNodeAndThree(orphans: ["ABC234", "BCD345", "CDE456", "DEF567", "EFG678", "FGH789"])
         let adopted = Mutex<[String: [SessionCode]]>([:])
         DispatchQueue.concurrentPerform(iterations: 3) { i in
             let node = "n\(i + 1)"
@@ -82,14 +86,8 @@ struct OwnershipStoreTests {
 
     @Test("a dead node's sessions are shared: each live node adopts its share (orphans over live nodes, rounded up)")
     func fairShare() throws {
-        let url = try PostgresTestServer.shared.get().makeSchema()
-        let stores = try (0..<4).map { try PostgresStore(url: url, logger: StoreBackend.quiet, readers: 1, node: "n\($0)") }
-        try stores[0].registerNode(id: "n0", url: "n0", incarnation: "1", leaseMilliseconds: 1)
-        for i in 1...3 { try stores[i].registerNode(id: "n\(i)", url: "n\(i)", incarnation: "1", leaseMilliseconds: 60_000) }
-        for (i, text) in ["ABC234", "BCD345", "CDE456", "DEF567", "EFG678", "FGH789", "GHJ234"].enumerated() {
-            _ = try session(text, on: stores[0], host: "h\(i)")
-        }
-        Thread.sleep(forTimeInterval: 0.01)
+        let (stores, _) = try deadNodeAndThree(orphans: ["ABC234", "BCD345", "CDE456", "DEF567", "EFG678", "FGH789",
+                                                         "GHJ234"])
         // 7 orphans, 3 live nodes: 3, then 4 left over 3 nodes: 2, then 2 left: 1; the last one next time round.
         #expect(try stores[1].adoptOrphans(node: "n1", limit: 50).count == 3)
         #expect(try stores[2].adoptOrphans(node: "n2", limit: 50).count == 2)

@@ -27,6 +27,17 @@ struct WebPagesTests {
         try await server.stop()
     }
 
+    @Test("with --allowed-origin (the other nodes) the pages may open WebSockets there too: connect-src lists them as ws(s)")
+    func otherNodesInConnectSource() async throws {
+        #expect(!HubRouter.pageContentSecurityPolicy().contains("ws"))
+        let server = try await HubTestServer.start(allowedOrigins: ["http://10.0.0.2:8082", "https://Node3.example:443/"])
+        let page = try await TestHTTPClient.request(.GET, port: server.port, path: "/join/ABC234")
+        let policy = try #require(page.headers["content-security-policy"].first)
+        #expect(policy.contains("; connect-src 'self' ws://10.0.0.2:8082 wss://node3.example; "), "\(policy)")
+        #expect(!policy.contains("unsafe"))
+        try await server.stop()
+    }
+
     @Test("assets have their content types; an unchanged one is 304 with its ETag; HEAD has no body")
     func assets() async throws {
         let server = try await HubTestServer.start()

@@ -6,13 +6,20 @@ import Foundation
 /// segment, so no path can reach outside them.
 extension HubRouter {
     /// What the pages may load and run: their own scripts, styles, images (and photos or camera stills as `data:`
-    /// and `blob:` URLs), the camera preview, and HTTP and WebSocket calls to this origin; nothing inline, no
-    /// frames, no plugins, no other origin.
-    static let pageContentSecurityPolicy = [
-        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
-        "media-src 'self' blob:", "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'",
-        "form-action 'self'", "frame-ancestors 'none'",
-    ].joined(separator: "; ")
+    /// and `blob:` URLs), the camera preview, HTTP and WebSocket calls to this origin, and WebSockets to
+    /// `socketOrigins` (on several nodes a page served by one opens its socket on the session's owner: the
+    /// `--allowed-origin`s, where docs/SCALING.md lists every node, and this node's own `--node-url`); nothing inline,
+    /// no frames, no plugins, no other origin.
+    static func pageContentSecurityPolicy(socketOrigins: Set<String> = []) -> String {
+        let sockets = socketOrigins.compactMap(OriginPolicy.origin(of:)).map { origin in
+            origin.hasPrefix("https://") ? "wss://" + origin.dropFirst(8) : "ws://" + origin.dropFirst(7)
+        }
+        return [
+            "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:",
+            "media-src 'self' blob:", (["connect-src 'self'"] + Set(sockets).sorted()).joined(separator: " "),
+            "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+        ].joined(separator: "; ")
+    }
 
     /// The answer to a web client path, or nil when `segments` is no such path (the API routes then).
     func webResponse(_ request: HTTPRequest, segments: [String]) -> HTTPResponse? {
@@ -29,7 +36,7 @@ extension HubRouter {
         }
         guard let file else { return .error(.notFound(request.path)) }
         let headers = [("ETag", file.etag), ("Cache-Control", "no-cache"),
-                       ("Content-Security-Policy", Self.pageContentSecurityPolicy),
+                       ("Content-Security-Policy", hub.pageContentSecurityPolicy),
                        ("Cross-Origin-Opener-Policy", "same-origin"),
                        ("Permissions-Policy", "camera=(self), microphone=(self), geolocation=()")]
         if let tags = request.headers["if-none-match"],

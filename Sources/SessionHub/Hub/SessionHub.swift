@@ -40,6 +40,8 @@ package final class SessionHub: Sendable {
     let dummyPasswordHash: DummyPasswordHash
     /// Web origins allowed to upgrade and to get CORS answers.
     let origins: OriginPolicy
+    /// The pages' `Content-Security-Policy` (`HubRouter.pageContentSecurityPolicy`), made once.
+    let pageContentSecurityPolicy: String
     /// The web client's pages and assets (`GET /`, `/join/{code}`, `/host`, `/assets/…`).
     let web: WebAssets
     /// Counters and gauges behind `GET /metrics`.
@@ -96,6 +98,8 @@ package final class SessionHub: Sendable {
         self.dummyPasswordHash = DummyPasswordHash(parameters: configuration.passwordHashing)
         self.origins = OriginPolicy(allowedOrigins: configuration.allowedOrigins,
                                     publicBaseURL: configuration.publicBaseURL)
+        self.pageContentSecurityPolicy = HubRouter.pageContentSecurityPolicy(
+            socketOrigins: origins.allowed.union(self.cluster.map { [$0.url] } ?? []))
         let cluster = self.cluster
         self.events = EventWriter(store: store, queue: eventQueue, logger: logger,
                                   storeReachable: { cluster?.storeReachable ?? true })

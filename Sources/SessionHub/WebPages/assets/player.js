@@ -232,9 +232,10 @@ function received(message) {
         if (battery) state.socket.send({ type: "battery", ...batteryNow() });
         show("permissions");
       } else {
-        // Back after a drop: tell the server what it may have missed.
+        // Back after a drop: tell the server what it may have missed. `ready` waits for a `readiness` that can be
+        // ready (readinessChanged): after a restart or a move to another node the tracks are `starting` until the
+        // next frames, and a `ready` sent now would be refused (not_ready), which drops the person's wish.
         if (state.permissions.camera !== "pending") sendPermissions();
-        if (state.wantsReady) state.socket.send({ type: "ready" });
       }
       break;
     case "lobby": lobbyChanged(message); break;
