@@ -84,7 +84,8 @@ class Node:
         return self.proc.poll() is None
 
     def gauge(self, name):
-        """A gauge of the node's metrics listener (`pongd_live_sessions`, `pongd_connected_sockets`); 0 when absent."""
+        """A gauge or counter of the node's metrics listener (`pongd_live_sessions`, `pongd_sessions_adopted_total`);
+        0 when absent."""
         import http.client
         conn = http.client.HTTPConnection("127.0.0.1", self.metrics, timeout=5)
         conn.request("GET", "/metrics")
@@ -291,6 +292,9 @@ def main():
             times.append(time.monotonic() - killed_at)
             if welcome.get("playerId") != phone.player_id:
                 failures.append(f"after the kill: {phone.player_id} resumed as {welcome.get('playerId')}")
+        adopted = sum(n.gauge("pongd_sessions_adopted_total") for n in survivors)
+        if adopted != counts[victim.url]:
+            failures.append(f"failover: the survivors count {adopted} adoptions, not {counts[victim.url]}")
         check_seats(survivors, sessions, phones, failures, "failover")
         table = check_single_owner(pg, database, survivors, sessions, failures, "failover")
         summary["failover"] = {

@@ -29,6 +29,7 @@ extension SessionHub {
             if owner.node == cluster.id { return restoreOwned(code).map(Location.here) ?? .none }
             if owner.leased, let url = owner.url { return owner.draining ? .moving : .elsewhere(url: url) }
             guard cluster.mayAdopt, try cluster.ownership.adopt(code, node: cluster.id) else { return .moving }
+            metrics.adopted(1)
             logger.notice("session adopted on demand", metadata: [
                 "session.code": "\(code)", "session.previousOwner": "\(owner.node ?? "none")",
             ])
@@ -144,7 +145,7 @@ extension SessionHub {
             logger.notice("no other node to hand sessions over to", metadata: ["node.id": "\(cluster.id)"])
             return 0
         }
-        handingOver.withLockedValue { $0 = true }
+        handingOver.store(true, ordering: .relaxed)
         flushWrites()
         var load = targets.map { ($0, $0.sessions) }
         var moved = 0

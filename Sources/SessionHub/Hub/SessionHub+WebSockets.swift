@@ -109,7 +109,7 @@ extension SessionHub: WebSocketRoute {
     package func received(text: [UInt8], from connection: WebSocketConnection) {
         metrics.message(binary: false)
         guard let live = sessionOf(socket: connection.id) else { return holdWhileLocating(text, from: connection) }
-        guard !handingOver.withLockedValue({ $0 }) else { return }
+        guard !handingOver.load(ordering: .relaxed) else { return }
         let message: ClientMessage
         do {
             message = try MessageCodec.decodeClientMessage(text)
@@ -123,7 +123,7 @@ extension SessionHub: WebSocketRoute {
 
     package func received(binary: ByteBuffer, from connection: WebSocketConnection) {
         metrics.message(binary: true)
-        guard let live = sessionOf(socket: connection.id), !handingOver.withLockedValue({ $0 }) else { return }
+        guard let live = sessionOf(socket: connection.id), !handingOver.load(ordering: .relaxed) else { return }
         do throws(MediaFrameError) {
             live.mediaFrame(try MediaFrame.parse(binary), in: binary, from: ConnectionID(connection.id))
         } catch {

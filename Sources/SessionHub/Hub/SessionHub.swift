@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import PongWire
+import Synchronization
 
 /// The hub behind the phones: accounts, profiles, live sessions and their sockets, over the store.
 ///
@@ -56,8 +57,9 @@ package final class SessionHub: Sendable {
     let cluster: ClusterNode?
     /// Held while a session is restored from the store, so no code is restored twice.
     let restoring = NIOLock()
-    /// Set while a drain hands the sessions over: messages from phones are dropped.
-    let handingOver = NIOLockedValueBox(false)
+    /// Set while a drain hands the sessions over: messages from phones are dropped. Read for every message and
+    /// media frame: an atomic, not a lock.
+    let handingOver = Atomic(false)
     /// Sockets whose session is being located in the store (several nodes), with the text they sent meanwhile.
     let locatingSockets = NIOLockedValueBox<[UInt64: [[UInt8]]]>([:])
     /// Each live session's QR code SVG once drawn (`GET /sessions/{code}/qr.svg`), dropped when it is forgotten.
