@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import PongWire
 import Testing
 @testable import SessionHub
@@ -48,5 +49,26 @@ struct ClusterHubTests {
         #expect(survivor.hub.session(code) != nil, "adopted within the lease, a full healthy lease and a check")
         try await survivor.stop()
         try await dead.stop()
+    }
+}
+
+/// Restores of one code racing (a phone's call and the periodic check on several nodes): one session in memory.
+struct RacingRestoreTests {
+    @Test("eight restores of one stored session at once: every one gets the same session, which is the hub's")
+    func racingRestores() async throws {
+        let server = try await HubTestServer.start()
+        let session = try await server.hostSession()
+        let code = try #require(SessionCode(userInput: session.code))
+        server.hub.forget(code)  // out of memory, still live in the store: what a node about to adopt it sees
+        let hub = server.hub
+        let restored = Mutex<[ObjectIdentifier]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let live = try? hub.restoreSession(code) { restored.withLock { $0.append(ObjectIdentifier(live)) } }
+        }
+        let ids = restored.withLock { $0 }
+        #expect(ids.count == 8)
+        #expect(Set(ids).count == 1)
+        #expect(ids.first == server.hub.session(code).map(ObjectIdentifier.init))
+        try await server.stop()
     }
 }

@@ -41,16 +41,13 @@ extension SessionHub {
     }
 
     /// The session `code`, which this node owns in the store: the one in memory, else restored from the store now
-    /// (one restore at a time, so a code is never restored twice).
+    /// (no lock held over the store's reads: `adopt` keeps the first of two racing restores).
     func restoreOwned(_ code: SessionCode) -> LiveSession? {
-        restoring.withLock {
-            if let live = session(code) { return live }
-            do {
-                return try restoreSession(code)
-            } catch {
-                logger.error("cannot restore a session", metadata: ["session.code": "\(code)", "error": "\(error)"])
-                return nil
-            }
+        do {
+            return try restoreSession(code)
+        } catch {
+            logger.error("cannot restore a session", metadata: ["session.code": "\(code)", "error": "\(error)"])
+            return nil
         }
     }
 

@@ -45,8 +45,10 @@ extension SessionHub {
         let (state, actions) = SessionState.restore(
             code: code, host: SessionState.Host(userId: hostId, name: hostName), game: stored.game,
             phase: stored.state, seats: seats, now: .now, configuration: configuration.session)
-        let live = adopt(state, initialActions: actions)
-        live.reopenStreams()
+        // Two restores of one code may race (a phone's call and the periodic check): the first in memory wins, and
+        // only its decoders are opened.
+        let (live, isNew) = adopt(state, initialActions: actions)
+        if isNew { live.reopenStreams() }
         return live
     }
 }

@@ -55,8 +55,6 @@ package final class SessionHub: Sendable {
     let social: SocialSignIn
     /// This node among others on PostgreSQL (leases, owners, handover); nil on one node (SQLite).
     let cluster: ClusterNode?
-    /// Held while a session is restored from the store, so no code is restored twice.
-    let restoring = NIOLock()
     /// Set while a drain hands the sessions over: messages from phones are dropped. Read for every message and
     /// media frame: an atomic, not a lock.
     let handingOver = Atomic(false)
@@ -142,9 +140,10 @@ package final class SessionHub: Sendable {
         sessions.withLockedValue { Set($0.keys) }
     }
 
-    /// Starts owning a new session; when the code is already in memory (restored meanwhile), that session.
+    /// Starts owning a new session; when the code is already in memory (restored or created meanwhile), that
+    /// session, untouched (`isNew` false).
     @discardableResult
-    func adopt(_ state: SessionState, initialActions: [SessionState.Action]) -> LiveSession {
+    func adopt(_ state: SessionState, initialActions: [SessionState.Action]) -> (session: LiveSession, isNew: Bool) {
         var hasher = Hasher()
         hasher.combine(state.code)
         let queue = sessionQueues[Int(UInt(bitPattern: hasher.finalize()) % UInt(sessionQueues.count))]
@@ -159,14 +158,14 @@ package final class SessionHub: Sendable {
             sessions[state.code] = live
             return (nil, sessions.count)
         }
-        if let existing { return existing }
+        if let existing { return (existing, false) }
         quotas.userSessions.withLockedValue { index in
             index.add(host: state.host.userId, of: state.code)
             for seat in state.seats.values { index.add(member: seat.userId, of: state.code) }
         }
         metrics.sessions(count)
         live.submit { _, _ in initialActions }
-        return live
+        return (live, true)
     }
 
     /// A session ended (its end is already recorded): forget it and drop guest data nobody needs any more.
