@@ -8,31 +8,22 @@ extension HubRouter {
         let settings = try body(CreateSessionRequest.self, of: request).settings
         if let cluster = hub.cluster, !cluster.storeReachable { return .error(.storeUnavailable, retryAfter: 2) }
         // The live-session limit first: a user at it does not use up its creation budget by retrying.
-        var code = try reserveCode(host: token.userId)
+        let reserved = try reserveCode(host: token.userId)
         if let wait = hub.quotas.admitSessionCreation(user: token.userId) {
-            hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+            hub.quotas.userSessions.withLockedValue { $0.remove(reserved) }
             hub.logger.info("session creation limited", metadata: ["user.id": "\(token.userId)"])
             return .error(.tooManyNewSessions, retryAfter: wait)
         }
         let hostName: String
+        let code: SessionCode
         do throws(StoreError) {
             let profileName = try hub.store.profile(userId: token.userId)?.displayName
             // A purged guest's token (its user is gone) is no longer valid.
             guard let accountName = try hub.store.user(id: token.userId)?.name else { throw StoreError.notFound }
             hostName = profileName ?? accountName
-            // Another node may have taken the code (the store's key is the only judge of that): draw another.
-            for attempt in 1...4 {
-                do throws(StoreError) {
-                    try hub.store.createSession(StoredSession(code: code, hostUserId: token.userId, game: settings,
-                                                              createdAt: hub.configuration.wallClock()))
-                    break
-                } catch where error == .duplicateKey && attempt < 4 {
-                    hub.quotas.userSessions.withLockedValue { $0.remove(code) }
-                    do throws(APIError) { code = try reserveCode(host: token.userId) } catch { throw StoreError.duplicateKey }
-                }
-            }
+            code = try storeNewSession(reserved, host: token.userId, settings: settings)
         } catch {
-            hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+            hub.quotas.userSessions.withLockedValue { $0.remove(reserved) }
             throw error == .notFound ? .invalidToken : storeFailure(error)
         }
         let (state, actions) = SessionState.create(
@@ -43,6 +34,30 @@ extension HubRouter {
         return try json(201, CreateSessionResponse(
             code: code.value, displayCode: code.displayCode, joinURL: hub.joinURL(for: code),
             hostToken: issue(token.userId, .host)))
+    }
+
+    /// Stores the new session under its reserved `code`, drawing another code (up to 3 times) when another node
+    /// stored one with it first: the store's key is the only judge across nodes. The code stored; on an error, no
+    /// code drawn here stays reserved.
+    private func storeNewSession(_ code: SessionCode, host: UserID, settings: GameSettings) throws(StoreError)
+        -> SessionCode
+    {
+        var code = code
+        for attempt in 1...4 {
+            do throws(StoreError) {
+                try hub.store.createSession(StoredSession(code: code, hostUserId: host, game: settings,
+                                                          createdAt: hub.configuration.wallClock()))
+                return code
+            } catch where error == .duplicateKey && attempt < 4 {
+                hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+                guard let next = try? reserveCode(host: host) else { throw .duplicateKey }
+                code = next
+            } catch {
+                hub.quotas.userSessions.withLockedValue { $0.remove(code) }
+                throw error
+            }
+        }
+        throw .duplicateKey
     }
 
     /// The full lobby for the session's host and seated players (a token in `Authorization`); for anyone else the
