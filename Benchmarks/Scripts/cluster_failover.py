@@ -257,8 +257,18 @@ def main():
         expected_reason = "ws://" + probe.session["owner"][len("http://"):] + socket_path(probe.websocket_url)
         if not (isinstance(moved, tuple) and moved[1] == 4101 and moved[2] == expected_reason):
             failures.append(f"a socket on a non-owner: {moved}, expected close 4101 {expected_reason}")
-        # A request another node already forwarded is never forwarded again (no loops): 503 session_unavailable.
         import http.client
+        # The QR code asked of a non-owner: the owner's image with its caching and sandbox headers.
+        conn = http.client.HTTPConnection("127.0.0.1", other.port, timeout=10)
+        conn.request("GET", f"/sessions/{probe.session['code']}/qr.svg")
+        qr = conn.getresponse()
+        qr.read()
+        conn.close()
+        if qr.status != 200 or qr.getheader("Content-Type") != "image/svg+xml" \
+                or "sandbox" not in (qr.getheader("Content-Security-Policy") or "") \
+                or qr.getheader("Cache-Control") != "public, max-age=3600":
+            failures.append(f"the QR code through a non-owner: HTTP {qr.status} {qr.getheaders()}")
+        # A request another node already forwarded is never forwarded again (no loops): 503 session_unavailable.
         conn = http.client.HTTPConnection("127.0.0.1", other.port, timeout=10)
         conn.request("POST", f"/sessions/{probe.session['code']}/join",
                      headers={"Authorization": "Bearer " + probe.token, "X-Pongd-Forwarded-By": "http://elsewhere"})

@@ -12,8 +12,12 @@ extension HubRouter {
     /// when it does not own the session either, ownership is changing and it answers 503 `session_unavailable`.
     static let forwardedByHeader = "x-pongd-forwarded-by"
 
+    /// The owner's answer headers a forwarded answer keeps (the QR code's caching and sandbox among them); CORS and
+    /// the generic security headers are this node's own.
+    static let relayedHeaders = ["Retry-After", "Cache-Control", "Content-Security-Policy", "ETag"]
+
     /// Sends `request` to the owner node at `owner` (an `http://HOST:PORT` origin) and relays its status, body,
-    /// `Content-Type` and `Retry-After` (this node adds its own CORS and security headers). The phone's address goes
+    /// `Content-Type` and `relayedHeaders` (this node adds its own CORS and security headers). The phone's address goes
     /// along in `X-Forwarded-For` (the owner believes it only from a `--trusted-proxy`), `Origin` does not (this node
     /// checked it). An owner that cannot be reached, or that takes longer than the forward timeout: 503
     /// `session_unavailable` with `Retry-After: 1`.
@@ -54,7 +58,9 @@ extension HubRouter {
             var response = HTTPResponse(status: relayed.status,
                                         contentType: relayed.headers.first(name: "content-type") ?? "application/json",
                                         body: relayed.body)
-            if let wait = relayed.headers.first(name: "retry-after") { response.headers.append(("Retry-After", wait)) }
+            for name in Self.relayedHeaders {
+                if let value = relayed.headers.first(name: name) { response.headers.append((name, value)) }
+            }
             once(response)
         }
     }
