@@ -117,6 +117,9 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["bdecay"] { p.bandRiseDecayDB = Float(v) }
                 if let v = overrides["aref"] { p.attackReferenceSeconds = v / 1000 }
                 if let v = overrides["model"] { p.candidateModel = v != 0 }
+                if let v = overrides["kpause"] { p.kindPauseSeconds = v / 1000 }
+                if let v = overrides["kmargin"] { p.kindMarginDB = Float(v) }
+                if let v = overrides["kmemory"] { p.kindMemory = max(1, Int(v)) }
                 if let v = overrides["maccept"] { p.modelAcceptance = Float(v) }
                 if let v = overrides["mveto"] { p.modelVeto = Float(v) }
             }

@@ -72,6 +72,37 @@ struct RealRecordingTests {
         }
     }
 
+    @Test("""
+        csmash's recordings with their kinds exchanged (the racket's click as the table bounce): after one rally's \
+        serve, every impact of the next is named by the stream's serves, not by timbre
+        """)
+    func kindsByServes() throws {
+        let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
+        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
+        var isHit: [Bool] = []
+        for start in [0.5, 5.5] {
+            // Serve, the server's bounce 180 ms on, the far bounce 320 ms later, then four shots 0.6 s apart.
+            var times = [start, start + 0.18, start + 0.5]
+            var hits = [true, false, false]
+            for shot in 0..<4 {
+                times.append(times.last! + 0.6)
+                hits.append(shot.isMultiple(of: 2))
+            }
+            for (time, hit) in zip(times, hits) { events.append((time, hit ? table : racket, 1)) }
+            isHit += hits
+        }
+        let (samples, onsets) = scene(seconds: 10, rate: table.rate, events: events)
+        func named(_ impacts: [Impact]) -> [ImpactKind?] {
+            onsets.map { onset in impacts.first { abs($0.frame - Int64(onset)) <= Int64(table.rate / 1000) }?.kind }
+        }
+        let byServes = named(try detect(samples, rate: table.rate))
+        let byTimbre = named(try detect(samples, rate: table.rate) { $0.kindPauseSeconds = 0 })
+        let second = 7..<14
+        #expect(second.allSatisfy { byServes[$0] == (isHit[$0] ? .racket : .table) }, "\(byServes)")
+        #expect(second.allSatisfy { byTimbre[$0] != nil && byTimbre[$0] != (isHit[$0] ? .racket : .table) },
+                "the timbre names every exchanged impact wrongly: \(byTimbre)")
+    }
+
     @Test("a dropped ball: 15 real bounces from 190 ms apart, each gap and each bounce ×0.9, every one found to 2 ms")
     func droppedBall() throws {
         let clip = try RealRecordings.clip(table: true)

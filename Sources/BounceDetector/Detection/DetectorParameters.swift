@@ -133,6 +133,16 @@ public struct DetectorParameters: Sendable, Equatable {
     public var minimumCentroidHz: Float = 1000
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
     public var streamTemplates = 1
+    /// Silence (s) after which an impact is a serve: the order of play and the templates its serves teach name the
+    /// kind (`StreamKinds`; 0 = off: the classifier's centroid rule names it).
+    public var kindPauseSeconds: Double = 1.5
+    /// How soon (s) after the serve its first bounce falls (`StreamKinds`).
+    public var kindServeBounceSeconds: ClosedRange<Double> = 0.08...0.26
+    /// How much nearer (dB RMS over the onset bands) one kind's template must be than the other's to name an
+    /// impact (`StreamKinds`); else the order of play does.
+    public var kindMarginDB: Float = 1
+    /// Impacts each kind's template averages over (`StreamKinds`).
+    public var kindMemory = 8
     /// Whether the learned score (`CandidateModel`) also decides a candidate that is not a run's next bounce (see
     /// `modelAcceptance`, `modelVeto`). Off: fitted on two real recordings and the generator's balls, it learns
     /// their timbre and does not carry over to a ball it has not heard (docs/DETECTOR.md, "The learned score").

@@ -51,6 +51,8 @@ public final class ImpactDetector {
     /// The stream's last impacts: a ball bouncing ever faster continues its run.
     private var runs: BounceRun
     private var typicals: StreamTypicals
+    /// The stream's table and racket, taught by its serves.
+    private var kinds: StreamKinds
     private let rules: CandidateRules
     /// The learned score (nil when `DetectorParameters.candidateModel` is off).
     private let model: CandidateModel?
@@ -98,6 +100,11 @@ public final class ImpactDetector {
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
         model = parameters.candidateModel && bands.bands >= CandidateModel.bandCount ? CandidateModel() : nil
         typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates)
+        kinds = StreamKinds(settings: StreamKinds.Settings(
+            pause: Int64(parameters.samples(parameters.kindPauseSeconds)),
+            serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(
+                parameters.samples(parameters.kindServeBounceSeconds.upperBound)),
+            marginDB: parameters.kindMarginDB, memory: parameters.kindMemory), bands: bands.bands)
         runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
                          slowest: parameters.runSlowest, fastest: parameters.runFastest,
                          firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
@@ -314,7 +321,12 @@ public final class ImpactDetector {
                                                                   shapeDB: parameters.clearLikeShapeDB),
                              modelProbability: model?.probability(features, flux: candidate.flux,
                                                                   evidence: candidate.evidence)) {
-        case .impact(let kind, let confidence):
+        case .impact(let ruleKind, let confidence):
+            let speedingRun = followsImpact && !runs.starts(at: candidate.onset)
+                && runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace)
+            let kind = kinds.kind(of: features.bandLevelsDB, at: candidate.onset, speedingRun: speedingRun,
+                                  otherwise: ruleKind)
+            kinds.report(candidate.onset, levels: features.bandLevelsDB, kind: kind)
             runs.report(candidate.onset, levels: features.bandLevelsDB)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),

@@ -1,0 +1,138 @@
+/// The stream's own table bounce and racket hit, named by the game's rules rather than by any one ball's timbre.
+///
+/// Every rally starts with a serve: a racket hit after a pause, then the ball bounces on the server's side 80–260 ms
+/// later and on the far side after a longer gap; from then on hits and bounces alternate. A ball dropped on the
+/// table bounces ever faster. That order is the first answer (the *prior*): after `pause` of silence an impact is
+/// the serve (racket; in a stream that has shown a serve), the next two are table when the first follows it within `serveBounce`, an impact that
+/// continues a speeding-up run is table, and any other is the kind the last one was not.
+/// The order also teaches: once a rally opens that way — a third impact after a longer gap than the second (a
+/// dropped ball's next gap is shorter, so a drop teaches nothing) — the first is this stream's racket and the other
+/// two its table. Each kind keeps a running mean of the shape of its impacts' seven onset band levels
+/// (`ImpactFeatures.bandLevelsDB`, less their mean); once both are taught, an impact nearer one kind's shape than the
+/// other's by `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks the
+/// alternation, not the templates). No centroid, no level: a table and a bat the detector never heard are named
+/// as well as the ones it was tuned on. Pure and allocation-free.
+struct StreamKinds {
+    /// When a rally may start (samples of silence before its serve; 0 = off), how soon the serve's first bounce
+    /// follows it (samples), the margin that makes a template's answer (dB RMS over the bands), and how many
+    /// impacts a template's running mean spans.
+    struct Settings {
+        var pause: Int64
+        var serveBounce: ClosedRange<Int64>
+        var marginDB: Float
+        var memory: Int
+    }
+
+    /// One kind's running mean shape.
+    struct Template {
+        var shape = SIMD8<Float>.zero
+        var count = 0
+
+        mutating func learn(_ newShape: SIMD8<Float>, memory: Int) {
+            count += 1
+            shape += (newShape - shape) / Float(min(count, max(memory, 1)))
+        }
+    }
+
+    let settings: Settings
+    /// Onset bands in use at this rate (lanes past them are ignored).
+    let bands: Int
+    private(set) var racket = Template()
+    private(set) var table = Template()
+    private var lastOnset: Int64?
+    /// The gap before the last impact, the last impact's kind, and its place in the rally (1 = the serve).
+    private var lastGap: Int64 = .max
+    private var lastKind: ImpactKind?
+    private var place = 0
+    /// The rally's first impacts' onsets and shapes (three are needed to teach).
+    private var opening: (count: Int, onsets: SIMD3<Int64>, first: SIMD8<Float>, second: SIMD8<Float>) =
+        (0, .zero, .zero, .zero)
+
+    init(settings: Settings, bands: Int) {
+        self.settings = settings
+        self.bands = min(bands, 8)
+    }
+
+    /// The kind of an impact at `onset` whose onset bands rose to `levels`; `speedingRun` when it continues a run
+    /// that speeds up (a dropped ball); `otherwise` when the stream cannot tell (off, or nothing before it).
+    func kind(of levels: SIMD8<Float>, at onset: Int64, speedingRun: Bool = false,
+              otherwise: ImpactKind) -> ImpactKind {
+        guard settings.pause > 0 else { return otherwise }
+        if racket.count > 0, table.count > 0 {
+            let shape = shape(levels)
+            let toRacket = distance(shape, racket.shape), toTable = distance(shape, table.shape)
+            if abs(toRacket - toTable) >= settings.marginDB { return toRacket < toTable ? .racket : .table }
+        }
+        return prior(at: onset, speedingRun: speedingRun) ?? otherwise
+    }
+
+    /// What the order of play says of an impact at `onset`.
+    private func prior(at onset: Int64, speedingRun: Bool) -> ImpactKind? {
+        if speedingRun { return .table }
+        let gap = lastOnset.map { onset - $0 } ?? .max
+        // A lone impact is a serve only in a stream whose rallies have shown serves (else it may be a ball bounced
+        // before serving, or dropped): until then its timbre names it.
+        if gap >= settings.pause { return racket.count > 0 ? .racket : nil }
+        if place == 1, settings.serveBounce.contains(gap) { return .table }
+        if place == 2, settings.serveBounce.contains(lastGap) { return .table }
+        switch lastKind {
+        case .racket: return .table
+        case .table: return .racket
+        default: return nil
+        }
+    }
+
+    /// Records a reported impact and the kind it was reported as; a serve's opening teaches both kinds.
+    mutating func report(_ onset: Int64, levels: SIMD8<Float>, kind: ImpactKind) {
+        guard settings.pause > 0 else { return }
+        let gap = lastOnset.map { onset - $0 } ?? .max
+        defer {
+            lastOnset = onset
+            lastGap = gap
+            lastKind = kind
+        }
+        let shape = shape(levels)
+        if gap >= settings.pause {
+            place = 1
+            opening = (1, SIMD3(onset, 0, 0), shape, .zero)
+            return
+        }
+        place += 1
+        switch opening.count {
+        case 1:
+            opening.count = 2
+            opening.onsets[1] = onset
+            opening.second = shape
+        case 2:
+            opening.count = 3
+            let first = opening.onsets[1] - opening.onsets[0], second = onset - opening.onsets[1]
+            if settings.serveBounce.contains(first), second > first {
+                racket.learn(opening.first, memory: settings.memory)
+                table.learn(opening.second, memory: settings.memory)
+                table.learn(shape, memory: settings.memory)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Band levels less their mean over the bands in use (a level is no evidence of a kind: only the shape is).
+    private func shape(_ levels: SIMD8<Float>) -> SIMD8<Float> {
+        var sum: Float = 0, finite = 0
+        for band in 0..<bands where levels[band].isFinite {
+            sum += levels[band]
+            finite += 1
+        }
+        let mean = sum / Float(max(finite, 1))
+        var shape = SIMD8<Float>.zero
+        for band in 0..<bands where levels[band].isFinite { shape[band] = levels[band] - mean }
+        return shape
+    }
+
+    /// RMS difference over the bands in use (dB).
+    private func distance(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> Float {
+        var sum: Float = 0
+        for band in 0..<bands { sum += (a[band] - b[band]) * (a[band] - b[band]) }
+        return (sum / Float(max(bands, 1))).squareRoot()
+    }
+}

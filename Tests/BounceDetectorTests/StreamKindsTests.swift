@@ -1,0 +1,93 @@
+import Testing
+@testable import BounceDetector
+
+@Suite("The stream's kinds, named by the order of play")
+struct StreamKindsTests {
+    private let rate: Int64 = 48000
+    /// Two made-up shapes over seven bands: a "low" sound and a "high" one (dB).
+    private let low = SIMD8<Float>(-10, -12, -16, -20, -24, -28, -30, -.infinity)
+    private let high = SIMD8<Float>(-30, -26, -20, -14, -12, -10, -12, -.infinity)
+
+    private func kinds() -> StreamKinds {
+        StreamKinds(settings: .init(pause: rate * 3 / 2, serveBounce: rate * 8 / 100...rate * 26 / 100,
+                                    marginDB: 1, memory: 8), bands: 7)
+    }
+
+    private func seconds(_ s: Double) -> Int64 { Int64(s * Double(rate)) }
+
+    /// A serve (`hit` shape), its two bounces (`bounce` shape) and `shots` more alternating, from `start`; each
+    /// impact named by `kinds` and reported as named.
+    @discardableResult
+    private func rally(_ kinds: inout StreamKinds, from start: Double, hit: SIMD8<Float>, bounce: SIMD8<Float>,
+                       shots: Int = 4) -> [ImpactKind] {
+        var times = [start, start + 0.18, start + 0.5]
+        var shapes = [hit, bounce, bounce]
+        for shot in 0..<shots {
+            times.append(times.last! + 0.6)
+            shapes.append(shot.isMultiple(of: 2) ? hit : bounce)
+        }
+        var named: [ImpactKind] = []
+        for (time, shape) in zip(times, shapes) {
+            let kind = kinds.kind(of: shape, at: seconds(time), otherwise: .unknown)
+            kinds.report(seconds(time), levels: shape, kind: kind)
+            named.append(kind)
+        }
+        return named
+    }
+
+    @Test("a serve teaches the racket's and the table's shapes, whichever sounds higher")
+    func serveTeaches() {
+        for (hit, bounce) in [(low, high), (high, low)] {
+            var kinds = kinds()
+            rally(&kinds, from: 1, hit: hit, bounce: bounce)
+            #expect(kinds.racket.count == 1 && kinds.table.count == 2)
+            #expect(kinds.kind(of: hit, at: seconds(9), otherwise: .unknown) == .racket)
+            #expect(kinds.kind(of: bounce, at: seconds(9), otherwise: .unknown) == .table)
+        }
+    }
+
+    @Test("the next rally is named from its serve on, by the shapes and the order alike")
+    func secondRally() {
+        var kinds = kinds()
+        rally(&kinds, from: 1, hit: high, bounce: low)
+        let named = rally(&kinds, from: 8, hit: high, bounce: low)
+        #expect(named == [.racket, .table, .table, .racket, .table, .racket, .table])
+    }
+
+    @Test("before any serve: the first impact is the caller's, then the order of play (serve bounces, alternation)")
+    func firstRally() {
+        var kinds = kinds()
+        let named = rally(&kinds, from: 1, hit: high, bounce: low)
+        #expect(named == [.unknown, .table, .table, .racket, .table, .racket, .table])
+    }
+
+    @Test("a dropped ball (every gap shorter) teaches nothing; a speeding-up run is table")
+    func dropTeachesNothing() {
+        var kinds = kinds()
+        var time = 1.0, gap = 0.2
+        for _ in 0..<8 {
+            kinds.report(seconds(time), levels: low, kind: .table)
+            time += gap
+            gap *= 0.85
+        }
+        #expect(kinds.racket.count == 0 && kinds.table.count == 0)
+        #expect(kinds.kind(of: low, at: seconds(time), speedingRun: true, otherwise: .racket) == .table)
+    }
+
+    @Test("shapes within the margin of both templates are left to the order of play")
+    func margin() {
+        var kinds = kinds()
+        rally(&kinds, from: 1, hit: high, bounce: low)
+        let between = (high + low) / 2
+        // The last reported was a table bounce: alternation says racket.
+        #expect(kinds.kind(of: between, at: seconds(4.3), otherwise: .unknown) == .racket)
+    }
+
+    @Test("off (no pause): the caller's kind, and nothing is learned")
+    func off() {
+        var kinds = StreamKinds(settings: .init(pause: 0, serveBounce: 1...2, marginDB: 1, memory: 8), bands: 7)
+        rally(&kinds, from: 1, hit: high, bounce: low)
+        #expect(kinds.racket.count == 0)
+        #expect(kinds.kind(of: high, at: seconds(9), otherwise: .unknown) == .unknown)
+    }
+}
