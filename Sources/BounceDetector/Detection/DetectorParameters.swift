@@ -80,6 +80,16 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runOnsetReachSeconds: Double = 0.003
     /// …on this much ring.
     public var runOnsetFitSeconds: Double = 0.01
+    /// Instead of the first window over `runOnsetFactor`, the prediction error's change point (`RingPredictor.changePoint`,
+    /// Page's CUSUM of each sample's error power over the fit's less `runOnsetDrift`) once the sum reaches this
+    /// (0 = the window rule)…
+    public var runOnsetAlarm: Float = 0
+    /// …see `runOnsetAlarm`.
+    public var runOnsetDrift: Float = 2
+    /// …see `runOnsetAlarm`: each sample's error power counts at most this many times the fit's.
+    public var runOnsetCap: Float = 6
+    /// 1 = the change point alone; 2 = the change point only where the window rule finds nothing.
+    public var runOnsetMode = 2
     /// A run's next bounce sounds like the last (`BounceRun.resembles`): its band levels' spread about their mean
     /// difference from the last impact's at most this (dB; 0 = not asked)…
     public var runShapeDB: Float = 4

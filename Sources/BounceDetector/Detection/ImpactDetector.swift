@@ -239,9 +239,15 @@ public final class ImpactDetector {
         if parameters.runOnsetFactor > 0, runs.continues(at: edge.onset),
            parameters.onsetNoiseFactor * edge.noiseRMS >= parameters.onsetPeakShare * edge.peak {
             let from = searchStart - Int64(parameters.samples(parameters.runOnsetReachSeconds))
-            if let predicted = ringPredictor.onset(in: highPassed, from: from, end: searchEnd,
-                                                   window: max(1, parameters.samples(parameters.runOnsetSeconds)),
-                                                   factor: parameters.runOnsetFactor) {
+            let window = parameters.runOnsetAlarm > 0 && parameters.runOnsetMode == 1 ? nil
+                : ringPredictor.onset(in: highPassed, from: from, end: searchEnd,
+                                      window: max(1, parameters.samples(parameters.runOnsetSeconds)),
+                                      factor: parameters.runOnsetFactor)
+            let predicted = window ?? (parameters.runOnsetAlarm > 0
+                ? ringPredictor.changePoint(in: highPassed, from: from, end: searchEnd, drift: parameters.runOnsetDrift,
+                                            alarm: parameters.runOnsetAlarm, cap: parameters.runOnsetCap)
+                : nil)
+            if let predicted {
                 // Never so far back that the report (at once, this hop) would come 10 ms or more after it.
                 onset = min(onset, max(predicted, searchEnd - Int64(parameters.samples(0.0099))))
             }

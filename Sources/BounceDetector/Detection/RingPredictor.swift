@@ -47,6 +47,53 @@ struct RingPredictor {
     /// exceeds `factor`² × the error's power over the `fitLength` samples before `from` (the predictor's own fit);
     /// the onset is half a window into it. Nil if the error never rises so far (or the fit is degenerate).
     func onset(in ring: SampleRing, from: Int64, end: Int64, window: Int, factor: Float) -> Int64? {
+        guard let fitError = prepare(ring, before: from) else { return nil }
+        let threshold = factor * factor * fitError * Float(window)
+        guard threshold > 0 else { return nil }
+        var sum: Float = 0
+        var n = from
+        while n < end {
+            let e = error(ring, at: n)
+            sum += e * e
+            if n - from >= Int64(window) {
+                let old = error(ring, at: n - Int64(window))
+                sum -= old * old
+            }
+            if n - from + 1 >= Int64(window), sum > threshold { return n - Int64(window) + 1 + Int64(window / 2) }
+            n += 1
+        }
+        return nil
+    }
+
+    /// The change point of the prediction error in `[from, end)` by Page's CUSUM: the running sum of each sample's
+    /// error power over the fit's, less `drift`, floored at zero, first exceeds `alarm`; the onset is the sample after
+    /// the sum last stood at zero. A faint strike under the ring lifts the error to 2–4 × the fit's for a
+    /// millisecond or two: no single short window clears a fixed multiple, but the excess summed from its first
+    /// sample does, and the sum's last zero is where the excess began. Nil if the sum never reaches `alarm`.
+    func changePoint(in ring: SampleRing, from: Int64, end: Int64, drift: Float, alarm: Float,
+                     cap: Float = .infinity) -> Int64? {
+        guard let fitError = prepare(ring, before: from), fitError > 0 else { return nil }
+        let scale = 1 / fitError
+        var sum: Float = 0
+        var start = from
+        var n = from
+        while n < end {
+            let e = error(ring, at: n)
+            sum += min(e * e * scale, cap) - drift
+            if sum <= 0 {
+                sum = 0
+                start = n + 1
+            } else if sum > alarm {
+                return start
+            }
+            n += 1
+        }
+        return nil
+    }
+
+    /// Fits the predictor on the `fitLength` samples before `from`; returns the fit's own mean error power (nil if
+    /// the fit is degenerate).
+    private func prepare(_ ring: SampleRing, before from: Int64) -> Float? {
         let fitStart = from - Int64(fitLength)
         for i in 0..<fitLength { segment[i] = ring[fitStart + Int64(i)] * hann[i] }
         for lag in 0...order {
@@ -64,22 +111,7 @@ struct RingPredictor {
             fitError += e * e
             n += 1
         }
-        fitError /= Float(fitLength - order)
-        let threshold = factor * factor * fitError * Float(window)
-        guard threshold > 0 else { return nil }
-        var sum: Float = 0
-        n = from
-        while n < end {
-            let e = error(ring, at: n)
-            sum += e * e
-            if n - from >= Int64(window) {
-                let old = error(ring, at: n - Int64(window))
-                sum -= old * old
-            }
-            if n - from + 1 >= Int64(window), sum > threshold { return n - Int64(window) + 1 + Int64(window / 2) }
-            n += 1
-        }
-        return nil
+        return fitError / Float(fitLength - order)
     }
 
     @inline(__always)
