@@ -79,7 +79,10 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runonsetalarm"] { p.runOnsetAlarm = Float(v) }
                 if let v = overrides["runonsetdrift"] { p.runOnsetDrift = Float(v) }
                 if let v = overrides["runonsetcap"] { p.runOnsetCap = Float(v) }
-                if let v = overrides["runonsetmode"] { p.runOnsetMode = Int(exactly: v.rounded()) ?? p.runOnsetMode }
+                if let v = overrides["runerr"] { p.runErrorAlarm = Float(v) }
+                if let v = overrides["runerrreach"] { p.runErrorReachSeconds = v / 1000 }
+                if let v = overrides["runerrlength"] { p.ringErrorRunLength = Int(exactly: v.rounded()) ?? p.ringErrorRunLength }
+                if let v = overrides["runerrpace"] { p.ringErrorPace = v }
                 if let v = overrides["runshape"] { p.runShapeDB = Float(v) }
                 if let v = overrides["runlouder"] { p.runLouderDB = Float(v) }
                 if let v = overrides["runtonal"] { p.runTonality = Float(v) }
