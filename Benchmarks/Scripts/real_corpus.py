@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
 """Labelled rally files made from REAL recordings of a table-tennis ball, as a phone would hear them.
 
-Sources: Debian's csmash-data (Cannon Smash, GPL): /usr/share/games/csmash/wav/table.wav (a ball on a table) and
-racket.wav (a ball on a racket), 44.1 kHz. They are read where the package installs them, never copied into the
-repository; the tool installs the package when it can (root + apt-get) and otherwise says how.
+Sources (--source):
+  csmash     Debian's csmash-data (Cannon Smash, GPL): /usr/share/games/csmash/wav/table.wav (a ball on a table) and
+             racket.wav (a ball on a racket), 44.1 kHz. Read where the package installs them, never copied into the
+             repository; the tool installs the package when it can (root + apt-get) and otherwise says how.
+             The tuning (11-15) and held-out (21-22) seeds.
+  facepunch  An INDEPENDENT ball, table and bat: Facepunch's sbox-tabletennis-vr (MIT), committed unchanged under
+             ../Data/facepunch/ (its README and LICENSE say where from): three balls on a table
+             (tabletennis.bounce, bounce2, bounce3) and two on a paddle (tabletennis.paddle, serve), 44.1 kHz. Each
+             impact draws one of its kind's recordings; each recording is cut 5 ms before its click and after 0.5 s
+             (a 10 ms fade). The independent seeds (31-33): never tuned on, never used to choose anything.
 
 Each labelled impact is one of those two recordings, played back 10 % slower to 10 % faster (ball, bat and table
 differ), at its own level, through one synthetic room (RT60 0.2-1.2 s), mixed with ../shared/tools/gen_corpus.py's
 distractors (claps, footsteps, shoe squeaks) and bed (pink noise, babble, music, a near talker), then through a
 phone: band limit (high-pass 80-300 Hz, low-pass 7-16 kHz), slow automatic gain control and a peak limiter.
 
-Files per seed (48 kHz mono PCM16; labels `time_s,type` with type bounce = table, hit = racket, as gen_corpus):
+Files per seed (48 kHz mono PCM16; labels `time_s,type` with type bounce = table, hit = racket, as gen_corpus;
+real<S>_<source>_... instead of real<S>_... for any source but csmash):
   real<S>_rally_{clean,snr20,snr10,snr00}.wav   60 s of rallies (gen_corpus's rally rhythm), impact level U(-8, 0) dB
                                                  per impact; the whole file at a ball level of -45..-15 dBFS before
                                                  the phone's AGC (30 dB of input level between files)
@@ -25,10 +33,13 @@ Onset label: the impact starts at the first sample where the recording, high-pas
 Butterworth), reaches a tenth of its peak. Both recordings start with ~1 ms of low-frequency lead-in 30-40 dB under
 the click; the click, not the lead-in, is what a listener (and score_onsets.py's +-2 ms window) calls the impact.
 
-Seeds 11-15 are for tuning, 21-22 are HELD OUT (never choose a threshold on them; retune.py refuses them).
+Seeds 11-15 are for tuning, 21-22 are HELD OUT (never choose a threshold on them; retune.py refuses them); 31-33 of
+the facepunch source are the INDEPENDENT held-out set (another ball, table and bat than the tuning seeds).
 
   real_corpus.py --seed 11 --out /work/realcorpus        one seed's files
   real_corpus.py --split tune|heldout --out DIR          all seeds of a split
+  real_corpus.py --split independent --out DIR           seeds 31-33 from the facepunch recordings
+  real_corpus.py --seed 31 --source facepunch --out DIR  one seed of another source
   real_corpus.py --quick --out DIR                       the 12 s file of issue 11 (quick.wav + quick_events.csv)
   real_corpus.py --verify --out DIR                      re-derive every label from the dry impact track
 
@@ -52,8 +63,17 @@ import gen_corpus as gc  # noqa: E402  (noises, distractors and rally rhythm are
 
 SR = gc.SR
 CSMASH = "/usr/share/games/csmash/wav"
+DATA = os.path.normpath(os.path.join(HERE, "..", "Data"))
+# Each source: its folder and its recordings of a ball on the table (bounce) and on a racket (hit).
+SOURCES = {
+    "csmash": dict(folder=CSMASH, bounce=("table.wav",), hit=("racket.wav",)),
+    "facepunch": dict(folder=os.path.join(DATA, "facepunch"),
+                      bounce=("tabletennis.bounce.mp3", "tabletennis.bounce2.mp3", "tabletennis.bounce3.wav"),
+                      hit=("tabletennis.paddle.mp3", "tabletennis.serve.mp3")),
+}
 TUNING_SEEDS = (11, 12, 13, 14, 15)
 HELDOUT_SEEDS = (21, 22)
+INDEPENDENT_SEEDS = (31, 32, 33)
 RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
 DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
 
@@ -74,21 +94,47 @@ def click_onset(x, sr):
     return int(np.argmax(h >= 0.1 * h.max()))
 
 
-def load_recording(name):
-    x, sr = sf.read(os.path.join(CSMASH, name + ".wav"), always_2d=True)
+def load_recording(path, cut=False):
+    """A recording as mono 48 kHz, peak 1. cut: from 5 ms before its click (or the file's start, faded in over
+    1 ms: some start 1.5-2.5 ms before the click, on room noise 26-40 dB under it) to 0.5 s on (10 ms fade-out),
+    for recordings with silence before the click or a long tail (csmash's are used whole, as they always were)."""
+    x, sr = sf.read(path, always_2d=True)
     x = x.mean(axis=1)
-    x = signal.resample_poly(x, 160, 147) if sr == 44100 else x  # 44.1 -> 48 kHz
+    if sr != SR:  # 44.1 -> 48 kHz (160/147), or any other rate
+        g = np.gcd(SR, sr)
+        x = signal.resample_poly(x, SR // g, sr // g)
+    if cut:
+        start = max(0, click_onset(x, SR) - SR // 200)
+        x = x[start:start + SR // 2].copy()
+        fade_in, fade_out = SR // 1000, SR // 100
+        x[:fade_in] *= 0.5 * (1 - np.cos(np.linspace(0, np.pi, fade_in)))
+        x[-fade_out:] *= 0.5 * (1 + np.cos(np.linspace(0, np.pi, fade_out)))
     return x / np.max(np.abs(x))
 
 
-class Impacts:
-    """The two real recordings, and a played-back copy at a rate with its onset."""
+def source_ready(source):
+    """Why the source's recordings cannot be read, or None."""
+    spec = SOURCES[source]
+    missing = [f for f in spec["bounce"] + spec["hit"] if not os.path.exists(os.path.join(spec["folder"], f))]
+    return "%s: missing %s in %s" % (source, ", ".join(missing), spec["folder"]) if missing else None
 
-    def __init__(self):
-        self.dry = {"bounce": load_recording("table"), "hit": load_recording("racket")}
+
+class Impacts:
+    """A source's real recordings, and a played-back copy of one of them at a rate with its onset.
+
+    Where a kind has several recordings, each impact draws one from its own generator (seeded by pick_seed), so
+    the seed's other draws (times, levels, rates, room, noise, phone) are the same whatever the source."""
+
+    def __init__(self, source="csmash", pick_seed=0):
+        spec = SOURCES[source]
+        cut = source != "csmash"
+        self.dry = {kind: [load_recording(os.path.join(spec["folder"], f), cut) for f in spec[kind]]
+                    for kind in ("bounce", "hit")}
+        self.pick = np.random.default_rng(pick_seed)
 
     def play(self, kind, rate):
-        x = self.dry[kind]
+        takes = self.dry[kind]
+        x = takes[0] if len(takes) == 1 else takes[int(self.pick.integers(len(takes)))]
         if abs(rate - 1.0) > 1e-4:  # faster playback = fewer samples, higher pitch
             up = 1000
             down = int(round(1000 * rate))
@@ -253,10 +299,10 @@ def write_audio(path, x, opus_kbps):
                         "%s_opus%d.wav" % (path, opus_kbps)], check=True)
 
 
-def build_seed(seed, out, dur, opus_kbps):
-    impacts = Impacts()
+def build_seed(seed, out, dur, opus_kbps, source="csmash"):
+    impacts = Impacts(source, pick_seed=seed + 5000)
     cache = os.path.join(out, "_speech_cache")
-    prefix = os.path.join(out, "real%d" % seed)
+    prefix = os.path.join(out, "real%d" % seed + ("" if source == "csmash" else "_" + source))
     # --- rallies
     rng = np.random.default_rng(seed)
     n = int(dur * SR)
@@ -305,7 +351,7 @@ def build_seed(seed, out, dur, opus_kbps):
     np.save("%s_drop_dry.npy" % prefix, dstrands.astype(np.float32))
     notes.append("drop: %d bounces in %d sequences, RT60 %.2f s" % (
         len(dlabels), sum(1 for x in dseq if x[2] == 0.0), rt60))
-    print("real%d: %s" % (seed, "; ".join(notes)))
+    print("%s: %s" % (os.path.basename(prefix), "; ".join(notes)))
 
 
 def build_quick(out):
@@ -367,7 +413,9 @@ def verify(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, action="append", default=[])
-    ap.add_argument("--split", choices=("tune", "heldout"))
+    ap.add_argument("--split", choices=("tune", "heldout", "independent"),
+                    help="independent: seeds 31-33 from the facepunch source")
+    ap.add_argument("--source", choices=tuple(SOURCES), help="the recordings (default csmash)")
     ap.add_argument("--dur", type=float, default=60.0)
     ap.add_argument("--opus", type=int, default=24, help="Opus round trip at this kb/s (0: none)")
     ap.add_argument("--out", required=True)
@@ -377,15 +425,24 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     if a.verify:
         sys.exit(0 if verify(a.out) else 1)
-    ensure_csmash()
+    source = a.source or ("facepunch" if a.split == "independent" else "csmash")
+    if a.split == "independent" and source == "csmash":
+        ap.error("the independent split is made from another source than csmash")
+    if a.split in ("tune", "heldout") and source != "csmash":
+        ap.error("the tune and heldout splits are csmash's; --split independent for another source")
+    if source == "csmash" or a.quick:
+        ensure_csmash()
+    elif source_ready(source):
+        sys.exit("real_corpus: " + source_ready(source))
     if a.quick:
         build_quick(a.out)
         return
-    seeds = a.seed + list({"tune": TUNING_SEEDS, "heldout": HELDOUT_SEEDS}.get(a.split, ()))
+    seeds = a.seed + list({"tune": TUNING_SEEDS, "heldout": HELDOUT_SEEDS,
+                           "independent": INDEPENDENT_SEEDS}.get(a.split, ()))
     if not seeds:
         ap.error("give --seed, --split or --quick")
     for s in seeds:
-        build_seed(s, a.out, a.dur, a.opus)
+        build_seed(s, a.out, a.dur, a.opus, source)
 
 
 if __name__ == "__main__":

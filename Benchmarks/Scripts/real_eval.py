@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Score a detector on the real-sample corpus (real_corpus.py) against issue 11's targets.
 
-  real_eval.py --corpus DIR --split tune|heldout [--detector pongd --pongd BIN [--tune k=v,...]]
+  real_eval.py --corpus DIR --split tune|heldout|independent [--detector pongd --pongd BIN [--tune k=v,...]]
   real_eval.py --corpus DIR --split heldout --detector aubio-specflux --threshold 0.5
   real_eval.py --corpus DIR --split tune --detector aubio-hfc --choose     # a peer's threshold, from tuning only
+
+Splits: tune (csmash seeds 11-15), heldout (csmash seeds 21-22) and independent (seeds 31-33 of real_corpus.py
+--split independent: the facepunch recordings, another ball, table and bat than the other two splits; files
+real<S>_facepunch_...). Nothing is ever chosen on heldout or independent: thresholds come from tune.
+--source csmash on the independent split scores real_corpus.py --seed 31..33 (csmash) files instead: the same
+rallies, rooms, noises and phones with csmash's recordings, to tell what the other recordings change.
 
 Detectors: pongd (`pongd detect`), aubio-specflux and aubio-hfc (aubioonset, 256/128, as compare_detectors.sh),
 madmom-superflux (offline) and madmom-sfonline (causal), through ../shared/peers/detect_madmom.py in the madmom
@@ -29,7 +35,8 @@ sys.path.insert(0, os.path.join(SHARED, "tools"))
 import score_onsets  # noqa: E402
 import mir_eval  # noqa: E402
 
-SPLITS = {"tune": (11, 12, 13, 14, 15), "heldout": (21, 22)}
+SPLITS = {"tune": (11, 12, 13, 14, 15), "heldout": (21, 22), "independent": (31, 32, 33)}
+SPLIT_SOURCE = {"independent": "facepunch"}  # real_corpus.py --source of a split's files (csmash otherwise)
 # (file suffix, window s, target F1 or recall, what is measured)
 TARGETS = [
     ("rally_clean", 0.002, 0.97, "f1"),
@@ -48,9 +55,15 @@ AUBIO_GRID = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
 MADMOM_GRID = (1.1, 2.0, 3.0, 4.0, 5.0, 7.0, 10.0, 15.0)
 
 
-def labels_for(corpus, seed, name):
+def stem(a, seed):
+    """real_corpus.py's prefix of a seed's files: real<S>, or real<S>_<source> for a source other than csmash."""
+    source = getattr(a, "source", None) or SPLIT_SOURCE.get(a.split, "csmash")  # retune.py's args have none
+    return "real%d" % seed + ("" if source == "csmash" else "_" + source)
+
+
+def labels_for(a, seed, name):
     kind = "drop" if name.startswith("drop") else "rally"
-    return os.path.join(corpus, "real%d_%s_events.csv" % (seed, kind))
+    return os.path.join(a.corpus, "%s_%s_events.csv" % (stem(a, seed), kind))
 
 
 def detect(a, wav, out_dir, threshold):
@@ -97,7 +110,7 @@ def evaluate(a, threshold):
 
     def run(job):
         s, name = job
-        return job, detect(a, os.path.join(a.corpus, "real%d_%s.wav" % (s, name)), out_dir, threshold)
+        return job, detect(a, os.path.join(a.corpus, "%s_%s.wav" % (stem(a, s), name)), out_dir, threshold)
 
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         paths = dict(ex.map(run, jobs))
@@ -107,7 +120,7 @@ def evaluate(a, threshold):
         tp = n_ref = n_est = 0
         errors = []
         for s in seeds:
-            ref, rk = score_onsets.load(labels_for(a.corpus, s, name), None, None)
+            ref, rk = score_onsets.load(labels_for(a, s, name), None, None)
             est, ek = score_onsets.load(paths[(s, name)], None, None)
             hit, err, kinds = match(ref, rk, est, ek, window)
             tp, n_ref, n_est = tp + hit, n_ref + len(ref), n_est + len(est)
@@ -133,7 +146,8 @@ def summary_score(rows):
 
 def print_rows(a, rows, threshold):
     label = a.detector + ("" if threshold is None else " t=%g" % threshold)
-    print("%s on the %s split (seeds %s)" % (label, a.split, ",".join(map(str, SPLITS[a.split]))))
+    print("%s on the %s split (seeds %s, %s recordings)" % (label, a.split, ",".join(map(str, SPLITS[a.split])),
+                                                           a.source or SPLIT_SOURCE.get(a.split, "csmash")))
     print("  %-20s %6s %6s %6s %6s %7s %7s  %s" % ("file", "win", "P", "R", "F1", "bias", "target", "met"))
     for name, r in rows.items():
         if name == "kind":
@@ -152,6 +166,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--split", choices=tuple(SPLITS), required=True)
+    ap.add_argument("--source", choices=("csmash", "facepunch"),
+                    help="whose files to score (default: the split's own; csmash on independent is the control)")
     ap.add_argument("--detector", default="pongd",
                     choices=("pongd", "aubio-specflux", "aubio-hfc", "madmom-superflux", "madmom-sfonline"))
     ap.add_argument("--pongd", default=os.path.join(HERE, "..", "..", ".build", "release", "pongd"))

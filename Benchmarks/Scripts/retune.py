@@ -10,8 +10,9 @@ plus, with --gen-corpus, the mean gen_corpus F1 (tune_eval.py) so a retune canno
 Prints every combination, best last, as the `--tune` string to try and then to make the default
 (ImpactClassifier / CandidateRules / OnsetRefiner defaults; see docs/DETECTOR.md, "Retuning").
 
-New real recordings: add them to real_corpus.py's Impacts (one line per file and its kind), regenerate the tuning
-seeds, run this, then real_eval.py --split heldout once.
+New real recordings: add them to real_corpus.py's SOURCES (one line per file and its kind), regenerate the tuning
+seeds, run this, then real_eval.py --split heldout and --split independent once (the independent seeds 31-33, from
+another ball, are never tuned on either).
 """
 import argparse
 import itertools

@@ -123,6 +123,9 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["battack"] { p.bandRiseAttackDB = Float(v) }
                 if let v = overrides["bdecay"] { p.bandRiseDecayDB = Float(v) }
                 if let v = overrides["aref"] { p.attackReferenceSeconds = v / 1000 }
+                if let v = overrides["model"] { p.candidateModel = v != 0 }
+                if let v = overrides["maccept"] { p.modelAcceptance = Float(v) }
+                if let v = overrides["mveto"] { p.modelVeto = Float(v) }
             }
             var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db\n"
             if candidates != nil {

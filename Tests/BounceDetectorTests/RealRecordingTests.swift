@@ -135,11 +135,15 @@ struct RealRecordingTests {
         func found(_ impacts: [Impact]) -> Int {
             onsets.filter { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(table.rate / 500) } }.count
         }
+        // The hand rules: with and without the template.
         let withTemplate = try detect(samples, rate: table.rate)
         let byTimbre = try detect(samples, rate: table.rate) { $0.streamLikeShapeDB = 0 }
         #expect(found(withTemplate) > found(byTimbre), "template \(found(withTemplate)), timbre \(found(byTimbre)) of 24")
         #expect(found(withTemplate) == onsets.count)
         #expect(withTemplate.count == found(withTemplate), "no false alarm")
+        // The learned score (`CandidateModel`, off by default) hears them all as well, with no false alarm.
+        let learned = try detect(samples, rate: table.rate) { $0.candidateModel = true }
+        #expect(found(learned) == onsets.count && learned.count == onsets.count)
     }
 
     /// A room's diffuse field: after each impact, noise (low-passed at about 6 kHz) whose power starts `tailDB` under

@@ -21,12 +21,32 @@ struct CandidateRules {
     /// run's next bounce is due (`RunLikeness`); `likeStream` when it sounds like the stream's balls
     /// (`DetectorParameters.streamLikeShapeDB`); `unlikeStream` when the stream has a template of its balls and the
     /// candidate is shaped unlike it (`DetectorParameters.clearLikeShapeDB`): no clear-impact rule for it.
+    /// `modelProbability`, when the learned score (`CandidateModel`) has one, also decides a candidate that does not
+    /// continue a run: at `DetectorParameters.modelAcceptance` it is a ball whatever the rules say, and under
+    /// `modelVeto` it is none whatever they say (its hold-offs undone as the rules undo a rejected one's).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
-                 unlikeStream: Bool = false) -> Verdict {
+                 unlikeStream: Bool = false, modelProbability: Float? = nil) -> Verdict {
         if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
+        let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
+                                likeStream: likeStream, unlikeStream: unlikeStream)
+        guard let probability = modelProbability else { return rules }
+        if probability >= parameters.modelAcceptance {
+            return .impact(kind: classifier.kind(of: features), confidence: probability)
+        }
+        // The rules' impact stands unless the model is sure it is none.
+        if case .rejected = rules { return rules }
+        if probability >= parameters.modelVeto { return rules }
+        // A weak trigger's hold-offs are undone as any rejected weak one's are.
+        return .rejected(restore: evidence == .bandRise || evidence == .racketBand && parameters.racketUpgrade & 2 != 0,
+                         endRefractory: false)
+    }
+
+    /// The hand rules' verdict on a candidate that does not continue a run.
+    private func ruleVerdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
+                             likeStream: Bool, unlikeStream: Bool) -> Verdict {
         // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
         // it (`DetectorParameters.minimumCentroidHz`).
         if features.snrDB >= 0, features.centroidHz < parameters.minimumCentroidHz {

@@ -155,6 +155,15 @@ public struct DetectorParameters: Sendable, Equatable {
     public var minimumCentroidHz: Float = 1000
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
     public var streamTemplates = 1
+    /// Whether the learned score (`CandidateModel`) also decides a candidate that is not a run's next bounce (see
+    /// `modelAcceptance`, `modelVeto`). Off: fitted on two real recordings and the generator's balls, it learns
+    /// their timbre and does not carry over to a ball it has not heard (docs/DETECTOR.md, "The learned score").
+    public var candidateModel = false
+    /// Probability of `CandidateModel` at which a candidate is reported as a ball, whatever the hand rules say.
+    public var modelAcceptance: Float = 0.5
+    /// Probability of `CandidateModel` under which a candidate the hand rules accept is not reported (0 = the
+    /// model only adds balls).
+    public var modelVeto: Float = 0.2
     /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack
     /// gate's own margin, `ImpactClassifier.attackBelowTypicalDB`).
     public var streamLikeBelowTypicalDB: Float = 8

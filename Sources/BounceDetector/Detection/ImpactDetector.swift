@@ -52,6 +52,8 @@ public final class ImpactDetector {
     private var runs: BounceRun
     private var typicals: StreamTypicals
     private let rules: CandidateRules
+    /// The learned score (nil when `DetectorParameters.candidateModel` is off).
+    private let model: CandidateModel?
 
     /// Creates a detector; throws `unsupported` for fewer than 1 or more than 8 channels, or a rate below 8 kHz.
     /// `tune` may adjust the rate-derived parameters (diagnostics and experiments).
@@ -95,6 +97,7 @@ public final class ImpactDetector {
         let bands = OnsetBands(sampleRate: format.sampleRate, referenceSeconds: parameters.attackReferenceSeconds)
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
+        model = parameters.candidateModel && bands.bands >= CandidateModel.bandCount ? CandidateModel() : nil
         typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates)
         runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
                          slowest: parameters.runSlowest, fastest: parameters.runFastest,
@@ -357,7 +360,9 @@ public final class ImpactDetector {
                                                             shapeDB: parameters.streamLikeShapeDB),
                              unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
                                  && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
-                                                                  shapeDB: parameters.clearLikeShapeDB)) {
+                                                                  shapeDB: parameters.clearLikeShapeDB),
+                             modelProbability: model?.probability(features, flux: candidate.flux,
+                                                                  evidence: candidate.evidence)) {
         case .impact(let kind, let confidence):
             runs.report(candidate.onset, levels: features.bandLevelsDB)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
