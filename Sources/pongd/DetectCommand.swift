@@ -76,6 +76,13 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runonsetwin"] { p.runOnsetSeconds = v / 1000 }
                 if let v = overrides["runonsetreach"] { p.runOnsetReachSeconds = v / 1000 }
                 if let v = overrides["runonsetfit"] { p.runOnsetFitSeconds = v / 1000 }
+                if let v = overrides["runonsetalarm"] { p.runOnsetAlarm = Float(v) }
+                if let v = overrides["runonsetdrift"] { p.runOnsetDrift = Float(v) }
+                if let v = overrides["runonsetcap"] { p.runOnsetCap = Float(v) }
+                if let v = overrides["runerr"] { p.runErrorAlarm = Float(v) }
+                if let v = overrides["runerrreach"] { p.runErrorReachSeconds = v / 1000 }
+                if let v = overrides["runerrlength"] { p.ringErrorRunLength = Int(exactly: v.rounded()) ?? p.ringErrorRunLength }
+                if let v = overrides["runerrpace"] { p.ringErrorPace = v }
                 if let v = overrides["runshape"] { p.runShapeDB = Float(v) }
                 if let v = overrides["runlouder"] { p.runLouderDB = Float(v) }
                 if let v = overrides["runtonal"] { p.runTonality = Float(v) }

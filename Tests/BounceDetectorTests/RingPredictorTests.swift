@@ -53,4 +53,53 @@ struct RingPredictorTests {
         defer { predictor.deallocate() }
         #expect(predictor.onset(in: ring, from: 1600, end: 2400, window: 24, factor: 4) == nil)
     }
+
+    /// White noise (the predictor can predict none of it: its fit error is the noise's power), then from `start` on
+    /// `gain` times louder for `length` samples, then as before; `spike` adds one sample of that amplitude at
+    /// `spikeAt`.
+    private func excess(start: Int, gain: Float, length: Int, spike: (at: Int, amplitude: Float)? = nil) -> SampleRing {
+        let ring = SampleRing(minimumCapacity: 4096)
+        var noise = TestNoise(seed: 11)
+        for n in 0..<4096 {
+            var x = noise.next()
+            if n >= start, n < start + length { x *= gain }
+            if let spike, n == spike.at { x = spike.amplitude }
+            ring.write(x, at: Int64(n))
+        }
+        return ring
+    }
+
+    @Test("an error 2.9 × the fit's for 2 ms: no 0.5 ms window clears 4² × it, the change point finds its start to 0.5 ms")
+    func faintExcess() {
+        let start = 2000
+        let ring = excess(start: start, gain: 1.7, length: 96)
+        defer { ring.deallocate() }
+        let predictor = RingPredictor(order: 16, fitLength: 480)
+        defer { predictor.deallocate() }
+        #expect(predictor.onset(in: ring, from: 1700, end: 2200, window: 24, factor: 4) == nil)
+        let onset = predictor.changePoint(in: ring, from: 1700, end: 2200, drift: 2, alarm: 40, cap: 10)
+        #expect(onset.map { abs($0 - Int64(start)) <= 24 } == true, "change point \(String(describing: onset)) for \(start)")
+    }
+
+    @Test("the ring alone, or the noise alone: no change point")
+    func noChangePoint() {
+        let ring = ring(second: Int.max / 2, gain: 0, length: 8192)
+        defer { ring.deallocate() }
+        let noise = excess(start: 0, gain: 1, length: 0)
+        defer { noise.deallocate() }
+        let predictor = RingPredictor(order: 16, fitLength: rate / 100)
+        defer { predictor.deallocate() }
+        #expect(predictor.changePoint(in: ring, from: 1600, end: 2400, drift: 2, alarm: 40, cap: 10) == nil)
+        #expect(predictor.changePoint(in: noise, from: 1000, end: 4000, drift: 2, alarm: 40, cap: 10) == nil)
+    }
+
+    @Test("one sample 30 × the noise's amplitude: uncapped it raises the alarm, capped at 10 × the fit's power it does not")
+    func isolatedSpike() {
+        let ring = excess(start: 0, gain: 1, length: 0, spike: (at: 2000, amplitude: 30 * 0.577))
+        defer { ring.deallocate() }
+        let predictor = RingPredictor(order: 16, fitLength: 480)
+        defer { predictor.deallocate() }
+        #expect(predictor.changePoint(in: ring, from: 1700, end: 2200, drift: 2, alarm: 40) != nil)
+        #expect(predictor.changePoint(in: ring, from: 1700, end: 2200, drift: 2, alarm: 40, cap: 10) == nil)
+    }
 }

@@ -80,6 +80,28 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runOnsetReachSeconds: Double = 0.003
     /// …on this much ring.
     public var runOnsetFitSeconds: Double = 0.01
+    /// Where the window rule finds nothing, the prediction error's change point (`RingPredictor.changePoint`: Page's
+    /// CUSUM of each sample's error power over the fit's, at most `runOnsetCap`, less `runOnsetDrift`) once that sum
+    /// reaches this (0 = off): a bounce 25–30 dB under the first lifts the error to only 2–4 × the fit's, for a
+    /// millisecond or two…
+    public var runOnsetAlarm: Float = 40
+    /// …see `runOnsetAlarm` (in fit-error powers)…
+    public var runOnsetDrift: Float = 2
+    /// …and `runOnsetAlarm`: a sample's error power counts at most this many times the fit's (a limiter's or a
+    /// codec's isolated error spike is not a strike).
+    public var runOnsetCap: Float = 10
+    /// Where a run's next bounce is due and nothing else triggered (or its trigger found no edge over the ring), the
+    /// same change point triggers once its sum reaches this (0 = off), searched over the last hop and
+    /// `runErrorReachSeconds` before it, the predictor fitted on `runOnsetFitSeconds` before that…
+    public var runErrorAlarm: Float = 40
+    /// …see `runErrorAlarm`.
+    public var runErrorReachSeconds: Double = 0.002
+    /// The prediction error's change point (`runOnsetAlarm`, `runErrorAlarm`) is asked only in a run of at least
+    /// this many reported impacts…
+    public var ringErrorRunLength = 3
+    /// …that speeds up as a bouncing ball's does (`BounceRun.speedsUp` at this pace; 0 = not asked): a rally's
+    /// racket hit and bounce, or steps, do not.
+    public var ringErrorPace: Double = 0.98
     /// A run's next bounce sounds like the last (`BounceRun.resembles`): its band levels' spread about their mean
     /// difference from the last impact's at most this (dB; 0 = not asked)…
     public var runShapeDB: Float = 4

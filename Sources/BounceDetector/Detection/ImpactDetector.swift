@@ -82,7 +82,8 @@ public final class ImpactDetector {
         // Enough history for the noise window, the search region, the classifier's decay window and the attack's
         // reference (with its filters' settling) before the onset.
         let history = parameters.samples(max(0.05, parameters.attackReferenceSeconds + 0.02,
-                                             parameters.runOnsetReachSeconds + parameters.runOnsetFitSeconds + 0.002))
+                                             parameters.runOnsetReachSeconds + parameters.runOnsetFitSeconds + 0.002,
+                                             parameters.runErrorReachSeconds + parameters.runOnsetFitSeconds + 0.01))
             + 4 * n
         raw = SampleRing(minimumCapacity: history)
         highPassed = SampleRing(minimumCapacity: history)
@@ -222,6 +223,12 @@ public final class ImpactDetector {
             }
             if let current = pending { reanchor(current) }
         }
+        // Nothing triggered (or the trigger found no edge over the ring) where a run's next bounce is due.
+        if pending == nil, !holdOffs.refractory(at: written), parameters.runErrorAlarm > 0,
+           runs.continues(at: written - Int64(parameters.hop)),
+           ringErrorAsked(at: written - Int64(parameters.hop)) {
+            triggerOnRingError(strength: strength)
+        }
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
             decide(candidate, onImpact: onImpact)
@@ -245,19 +252,61 @@ public final class ImpactDetector {
         else { return }
         var onset = edge.onset
         // A bounce where the run's next is due, heard against the last one's ring: timed by what the ring's own
-        // resonances cannot predict (`RingPredictor`).
+        // resonances cannot predict (`RingPredictor`): the first window whose error clears a multiple of the fit's,
+        // else, in a bouncing ball's run, where the error's excess began (a fainter strike).
         if parameters.runOnsetFactor > 0, runs.continues(at: edge.onset),
            parameters.onsetNoiseFactor * edge.noiseRMS >= parameters.onsetPeakShare * edge.peak {
             let from = searchStart - Int64(parameters.samples(parameters.runOnsetReachSeconds))
-            if let predicted = ringPredictor.onset(in: highPassed, from: from, end: searchEnd,
-                                                   window: max(1, parameters.samples(parameters.runOnsetSeconds)),
-                                                   factor: parameters.runOnsetFactor) {
+            var predicted = ringPredictor.onset(in: highPassed, from: from, end: searchEnd,
+                                                window: max(1, parameters.samples(parameters.runOnsetSeconds)),
+                                                factor: parameters.runOnsetFactor)
+            if predicted == nil, parameters.runOnsetAlarm > 0, ringErrorAsked(at: edge.onset) {
+                predicted = ringPredictor.changePoint(in: highPassed, from: from, end: searchEnd,
+                                                      drift: parameters.runOnsetDrift, alarm: parameters.runOnsetAlarm,
+                                                      cap: parameters.runOnsetCap)
+            }
+            if let predicted {
                 // Never so far back that the report (at once, this hop) would come 10 ms or more after it.
                 onset = min(onset, max(predicted, searchEnd - Int64(parameters.samples(0.0099))))
             }
         }
         commit(ImpactCandidate(onset: onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
                                evidence: evidence))
+    }
+
+    /// Where a run's next bounce is due and no spectral trigger fired: a bounce whose energy hides under the last
+    /// one's ring shows as prediction error the ring's resonances cannot explain (`RingPredictor.changePoint`) before
+    /// its bands rise. Weak evidence (the band rise's rules): its hold-offs are undone if it is rejected.
+    private func triggerOnRingError(strength: Float) {
+        let hop = Int64(parameters.hop)
+        let from = written - hop - Int64(parameters.samples(parameters.runErrorReachSeconds))
+        guard let onset = ringPredictor.changePoint(in: highPassed, from: from, end: written,
+                                                    drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
+                                                    cap: parameters.runOnsetCap)
+        else { return }
+        var peak: Float = 0
+        var index = onset
+        while index < written {
+            peak = max(peak, abs(highPassed[index]))
+            index += 1
+        }
+        let noiseSamples = max(1, parameters.samples(parameters.noiseSeconds))
+        var noise: Float = 0
+        index = onset - Int64(noiseSamples)
+        while index < onset {
+            noise += highPassed[index] * highPassed[index]
+            index += 1
+        }
+        holdOffs.saveBeforeWeak()
+        commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: (noise / Float(noiseSamples)).squareRoot(),
+                               evidence: .bandRise))
+    }
+
+    /// Whether the ring's prediction error may time or trigger a bounce at `frame`: in a run long enough
+    /// (`DetectorParameters.ringErrorRunLength`) and, if asked, speeding up as a bouncing ball's does.
+    private func ringErrorAsked(at frame: Int64) -> Bool {
+        runs.length >= parameters.ringErrorRunLength
+            && (parameters.ringErrorPace <= 0 || runs.speedsUp(at: frame, pace: parameters.ringErrorPace))
     }
 
     private func commit(_ candidate: ImpactCandidate) {

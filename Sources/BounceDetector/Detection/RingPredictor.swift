@@ -19,6 +19,8 @@ struct RingPredictor {
     private let correlation: UnsafeMutablePointer<Float>
     private let coefficients: UnsafeMutablePointer<Float>
     private let scratch: UnsafeMutablePointer<Float>
+    /// `coefficients[order…1]`: the oldest sample's first, as the samples lie in memory.
+    private let reversed: UnsafeMutablePointer<Float>
 
     /// Allocates the buffers; call `deallocate()` when done.
     init(order: Int, fitLength: Int) {
@@ -33,6 +35,8 @@ struct RingPredictor {
         correlation = .allocate(capacity: order + 1)
         coefficients = .allocate(capacity: order + 1)
         scratch = .allocate(capacity: order + 1)
+        reversed = .allocate(capacity: order)
+        reversed.initialize(repeating: 0, count: order)
     }
 
     func deallocate() {
@@ -41,34 +45,18 @@ struct RingPredictor {
         correlation.deallocate()
         coefficients.deallocate()
         scratch.deallocate()
+        reversed.deallocate()
     }
 
     /// The first window of `window` samples, starting in `[from, end - window]`, whose prediction-error power
     /// exceeds `factor`² × the error's power over the `fitLength` samples before `from` (the predictor's own fit);
     /// the onset is half a window into it. Nil if the error never rises so far (or the fit is degenerate).
     func onset(in ring: SampleRing, from: Int64, end: Int64, window: Int, factor: Float) -> Int64? {
-        let fitStart = from - Int64(fitLength)
-        for i in 0..<fitLength { segment[i] = ring[fitStart + Int64(i)] * hann[i] }
-        for lag in 0...order {
-            var sum: Float = 0
-            for i in 0..<(fitLength - lag) { sum += segment[i] * segment[i + lag] }
-            correlation[lag] = sum
-        }
-        guard correlation[0] > 0 else { return nil }
-        correlation[0] *= 1.0001  // a touch of white noise keeps the recursion stable
-        guard fit() else { return nil }
-        var fitError: Float = 0
-        var n = fitStart + Int64(order)
-        while n < from {
-            let e = error(ring, at: n)
-            fitError += e * e
-            n += 1
-        }
-        fitError /= Float(fitLength - order)
+        guard let fitError = prepare(ring, before: from) else { return nil }
         let threshold = factor * factor * fitError * Float(window)
         guard threshold > 0 else { return nil }
         var sum: Float = 0
-        n = from
+        var n = from
         while n < end {
             let e = error(ring, at: n)
             sum += e * e
@@ -82,11 +70,84 @@ struct RingPredictor {
         return nil
     }
 
+    /// The change point of the prediction error in `[from, end)` by Page's CUSUM: the running sum of each sample's
+    /// error power over the fit's, less `drift`, floored at zero, first exceeds `alarm`; the onset is the sample after
+    /// the sum last stood at zero. A faint strike under the ring lifts the error to 2–4 × the fit's for a
+    /// millisecond or two: no single short window clears a fixed multiple, but the excess summed from its first
+    /// sample does, and the sum's last zero is where the excess began. Nil if the sum never reaches `alarm`.
+    func changePoint(in ring: SampleRing, from: Int64, end: Int64, drift: Float, alarm: Float,
+                     cap: Float = .infinity) -> Int64? {
+        guard let fitError = prepare(ring, before: from) else { return nil }
+        guard fitError > 0 else { return nil }
+        let scale = 1 / fitError
+        var sum: Float = 0
+        var start = from
+        var n = from
+        while n < end {
+            let e = error(ring, at: n)
+            sum += min(e * e * scale, cap) - drift
+            if sum <= 0 {
+                sum = 0
+                start = n + 1
+            } else if sum > alarm {
+                return start
+            }
+            n += 1
+        }
+        return nil
+    }
+
+    /// Fits the predictor on the `fitLength` samples before `from`; returns the fit's own mean error power (nil if
+    /// the fit is degenerate).
+    private func prepare(_ ring: SampleRing, before from: Int64) -> Float? {
+        let fitStart = from - Int64(fitLength)
+        for i in 0..<fitLength { segment[i] = ring[fitStart + Int64(i)] * hann[i] }
+        let raw = UnsafeRawPointer(segment)
+        let stride = MemoryLayout<Float>.stride
+        for lag in 0...order {
+            // Eight partial sums side by side: a plain sum is one long dependency chain (the compiler may not
+            // reorder float additions), eight times slower.
+            let count = fitLength - lag
+            var lanes = SIMD8<Float>()
+            var i = 0
+            while i + 8 <= count {
+                lanes += raw.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+                    * raw.loadUnaligned(fromByteOffset: (i + lag) * stride, as: SIMD8<Float>.self)
+                i += 8
+            }
+            var sum = lanes.sum()
+            while i < count {
+                sum += segment[i] * segment[i + lag]
+                i += 1
+            }
+            correlation[lag] = sum
+        }
+        guard correlation[0] > 0 else { return nil }
+        correlation[0] *= 1.0001  // a touch of white noise keeps the recursion stable
+        guard fit() else { return nil }
+        for k in 0..<order { reversed[k] = coefficients[order - k] }
+        var fitError: Float = 0
+        var n = fitStart + Int64(order)
+        while n < from {
+            let e = error(ring, at: n)
+            fitError += e * e
+            n += 1
+        }
+        return fitError / Float(fitLength - order)
+    }
+
     @inline(__always)
     private func error(_ ring: SampleRing, at n: Int64) -> Float {
+        let past = ring.span(from: n - Int64(order))
+        if order == 16 {
+            // The 16 samples before n, oldest first, against the coefficients in the same order: one vector product.
+            let x = UnsafeRawPointer(past).loadUnaligned(as: SIMD16<Float>.self)
+            let a = UnsafeRawPointer(reversed).loadUnaligned(as: SIMD16<Float>.self)
+            return past[16] - (x * a).sum()
+        }
         var prediction: Float = 0
-        for j in 1...order { prediction += coefficients[j] * ring[n - Int64(j)] }
-        return ring[n] - prediction
+        for k in 0..<order { prediction += reversed[k] * past[k] }
+        return past[order] - prediction
     }
 
     /// Levinson–Durbin: `coefficients[1...order]` predict x[n] as Σ a_j x[n − j]. False if the fit is unstable.
