@@ -30,6 +30,55 @@ let benchmarks: @Sendable () -> Void = {
 
     let audio48 = rally(rate: 48000)
 
+    /// 4 s: a serve and its two bounces, then a ball dropped on the table (15 bounces from 190 ms apart, each gap
+    /// ×0.85 and each bounce ×0.85 quieter), so the run rules, the ring predictor's trigger and the stream's kinds
+    /// all run.
+    func servesAndDrops(rate: Int) -> [Float] {
+        var seed: UInt32 = 777
+        var out = (0..<(4 * rate)).map { _ -> Float in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return 0.002 * (Float(seed >> 8) / Float(1 << 24) - 0.5)
+        }
+        func strike(at time: Double, gain: Double, frequencies: (Double, Double)) {
+            let start = Int(time * Double(rate))
+            for i in 0..<min(rate / 10, out.count - start) {
+                let t = Double(i) / Double(rate)
+                let y = exp(-t / 0.01) * sin(2 * Double.pi * frequencies.0 * t) + 0.6 * exp(-t / 0.006) * sin(2 * Double.pi * frequencies.1 * t)
+                out[start + i] += Float(gain * min(1, t / 0.0002) * y)
+            }
+        }
+        strike(at: 0.3, gain: 0.2, frequencies: (1800, 2600))
+        strike(at: 0.48, gain: 0.2, frequencies: (3000, 4700))
+        strike(at: 0.8, gain: 0.2, frequencies: (3000, 4700))
+        var time = 1.8, gap = 0.19, gain = 0.3
+        for _ in 0..<15 {
+            strike(at: time, gain: gain, frequencies: (3000, 4700))
+            time += gap
+            gap *= 0.85
+            gain *= 0.85
+        }
+        return out
+    }
+
+    let drops48 = servesAndDrops(rate: 48000)
+
+    Benchmark("ImpactDetector.process, one hop of serves and a dropped ball at 48 kHz (learned score on)") { benchmark in
+        let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1)) { $0.candidateModel = true }
+        let hop = detector.parameters.hop
+        var impacts = 0
+        drops48.withUnsafeBufferPointer { all in
+            var position = 0
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                if position + hop > all.count { position = 0 }
+                detector.process(UnsafeBufferPointer(rebasing: all[position..<(position + hop)])) { _ in impacts += 1 }
+                position += hop
+            }
+            benchmark.stopMeasurement()
+        }
+        blackHole(impacts)
+    }
+
     Benchmark("ImpactDetector.process, one 64-sample hop at 48 kHz mono") { benchmark in
         let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1))
         let hop = detector.parameters.hop
