@@ -54,11 +54,11 @@ struct StreamKindsTests {
         #expect(named == [.racket, .table, .table, .racket, .table, .racket, .table])
     }
 
-    @Test("before any serve: the first impact is the caller's, then the order of play (serve bounces, alternation)")
+    @Test("before the stream's first serve the caller names every impact; from the serve's third impact on, the stream")
     func firstRally() {
         var kinds = kinds()
         let named = rally(&kinds, from: 1, hit: high, bounce: low)
-        #expect(named == [.unknown, .table, .table, .racket, .table, .racket, .table])
+        #expect(named == [.unknown, .unknown, .unknown, .racket, .table, .racket, .table])
     }
 
     @Test("a dropped ball (every gap shorter) teaches nothing; a speeding-up run is table")

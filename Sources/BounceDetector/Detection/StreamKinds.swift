@@ -3,8 +3,9 @@
 /// Every rally starts with a serve: a racket hit after a pause, then the ball bounces on the server's side 80–260 ms
 /// later and on the far side after a longer gap; from then on hits and bounces alternate. A ball dropped on the
 /// table bounces ever faster. That order is the first answer (the *prior*): after `pause` of silence an impact is
-/// the serve (racket; in a stream that has shown a serve), the next two are table when the first follows it within `serveBounce`, an impact that
-/// continues a speeding-up run is table, and any other is the kind the last one was not.
+/// the serve (racket), the next two are table when the first follows it within `serveBounce`, an impact that
+/// continues a speeding-up run is table, and any other is the kind the last one was not — once the stream has
+/// shown a serve (below); until then only a speeding-up run is named by the order, the rest by the caller.
 /// The order also teaches: once a rally opens that way — a third impact after a longer gap than the second (a
 /// dropped ball's next gap is shorter, so a drop teaches nothing) — the first is this stream's racket and the other
 /// two its table. Each kind keeps a running mean of the shape of its impacts' seven onset band levels
@@ -69,10 +70,11 @@ struct StreamKinds {
     /// What the order of play says of an impact at `onset`.
     private func prior(at onset: Int64, speedingRun: Bool) -> ImpactKind? {
         if speedingRun { return .table }
+        // Only a stream whose rallies have shown a serve is playing by those rules (else a lone impact may be a
+        // ball bounced before serving, or dropped, and two may be anything): until then the timbre names it.
+        guard racket.count > 0 else { return nil }
         let gap = lastOnset.map { onset - $0 } ?? .max
-        // A lone impact is a serve only in a stream whose rallies have shown serves (else it may be a ball bounced
-        // before serving, or dropped): until then its timbre names it.
-        if gap >= settings.pause { return racket.count > 0 ? .racket : nil }
+        if gap >= settings.pause { return .racket }
         if place == 1, settings.serveBounce.contains(gap) { return .table }
         if place == 2, settings.serveBounce.contains(lastGap) { return .table }
         switch lastKind {
