@@ -37,7 +37,7 @@ Seeds 11-15 are for tuning, 21-22 are HELD OUT (never choose a threshold on them
 the facepunch source are the INDEPENDENT held-out set (another ball, table and bat than the tuning seeds).
 
   real_corpus.py --seed 11 --out /work/realcorpus        one seed's files
-  real_corpus.py --split tune|heldout --out DIR          all seeds of a split
+  real_corpus.py --split tune|tune2|heldout --out DIR    all seeds of a split (tune2: seeds 16-20, a second tuning split)
   real_corpus.py --split independent --out DIR           seeds 31-33 from the facepunch recordings
   real_corpus.py --seed 31 --source facepunch --out DIR  one seed of another source
   real_corpus.py --quick --out DIR                       the 12 s file of issue 11 (quick.wav + quick_events.csv)
@@ -76,6 +76,9 @@ SOURCES = {
                       hit=("tabletennis.paddle.mp3", "tabletennis.serve.mp3")),
 }
 TUNING_SEEDS = (11, 12, 13, 14, 15)
+# A second tuning split (2026-11-26): fresh seeds on which no rule was yet chosen, to tell a rule that fits seeds
+# 11-15 from one that carries over, before the held-out seeds are ever looked at.
+TUNING2_SEEDS = (16, 17, 18, 19, 20)
 HELDOUT_SEEDS = (21, 22)
 INDEPENDENT_SEEDS = (31, 32, 33)
 RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
@@ -246,25 +249,32 @@ def synthetic_ball_level():
                             for k in ("bounce", "hit") * 50]))
 
 
-def distractors(rng, n, dur, spans):
-    """gen_corpus's transient distractors around the rallies: steps and squeaks in play, claps and steps between."""
+def distractors(rng, n, dur, spans, record=None):
+    """gen_corpus's transient distractors around the rallies: steps and squeaks in play, claps and steps between.
+    record: a list that receives (start time, kind) of each (for the _distractors.csv; the draws are unchanged)."""
     dis = np.zeros(n)
+
+    def add(kind, sound, t, gain):
+        gc.add_at(dis, sound, t, gain)
+        if record is not None:
+            record.append((t, kind, 20 * np.log10(gain)))
+
     for t_start, t_end in spans:
         for _ in range(int(rng.integers(0, 4))):
-            gc.add_at(dis, gc.footstep(rng), rng.uniform(max(0, t_start - 3), t_start), gc.db(rng.uniform(-18, -8)))
+            add("step", gc.footstep(rng), rng.uniform(max(0, t_start - 3), t_start), gc.db(rng.uniform(-18, -8)))
         for _ in range(int(rng.integers(0, 3))):
-            gc.add_at(dis, gc.squeak(rng), rng.uniform(max(0, t_start - 3), t_start), gc.db(rng.uniform(-16, -6)))
+            add("squeak", gc.squeak(rng), rng.uniform(max(0, t_start - 3), t_start), gc.db(rng.uniform(-16, -6)))
         g0 = t_start + 0.4
         if rng.random() < 0.35:
             ta, a_end = g0, g0 + rng.uniform(1.0, 2.5)
             while ta < min(a_end, t_end, dur - 0.5):
-                gc.add_at(dis, gc.clap(rng), ta, gc.db(rng.uniform(-10, -2)))
+                add("clap", gc.clap(rng), ta, gc.db(rng.uniform(-10, -2)))
                 ta += 1.0 / rng.uniform(3.5, 6.0)
         ts = g0 + rng.uniform(0, 1.0)
         for _ in range(int(rng.integers(2, 7))):
             if ts > t_end:
                 break
-            gc.add_at(dis, gc.footstep(rng), ts, gc.db(rng.uniform(-12, -2)))
+            add("step", gc.footstep(rng), ts, gc.db(rng.uniform(-12, -2)))
             ts += rng.uniform(0.45, 0.65)
     return dis
 
@@ -313,7 +323,8 @@ def build_seed(seed, out, dur, opus_kbps, source="csmash"):
     seq, spans = rally_times(rng, dur)
     strands, labels, ref = place(impacts, seq, n, rng, lambda item: rng.uniform(-8, 0))
     track = strands.sum(axis=0)
-    dis = distractors(rng, n, dur, spans)
+    placed = []
+    dis = distractors(rng, n, dur, spans, placed)
     ir, rt60 = room_ir(rng)
     dis *= gc.db(ref - synthetic_ball_level())  # distractors as loud, next to the ball, as in gen_corpus
     wet = signal.oaconvolve(track + dis, ir)[:n]
@@ -321,6 +332,9 @@ def build_seed(seed, out, dur, opus_kbps, source="csmash"):
     ball_dbfs = rng.uniform(-45, -15)
     phone_rng_seed = int(rng.integers(1 << 31))
     write_labels(prefix + "_rally_events.csv", labels)
+    # Where each distractor starts (the sound's first sample; gain re gen_corpus's ball level): not scored, for
+    # telling a false alarm's cause (analyze_candidates.py).
+    write_labels(prefix + "_rally_distractors.csv", placed, header="gain_db")
     notes = []
     for cond, snr in RALLY_CONDITIONS.items():
         mix = gc.db(ball_dbfs - ref) * (wet + gc.db(ref - snr) * noise)
@@ -417,7 +431,7 @@ def verify(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, action="append", default=[])
-    ap.add_argument("--split", choices=("tune", "heldout", "independent"),
+    ap.add_argument("--split", choices=("tune", "tune2", "heldout", "independent"),
                     help="independent: seeds 31-33 from the facepunch source")
     ap.add_argument("--source", choices=tuple(SOURCES), help="the recordings (default csmash)")
     ap.add_argument("--dur", type=float, default=60.0)
@@ -443,7 +457,7 @@ def main():
     if a.quick:
         build_quick(a.out)
         return
-    seeds = a.seed + list({"tune": TUNING_SEEDS, "heldout": HELDOUT_SEEDS,
+    seeds = a.seed + list({"tune": TUNING_SEEDS, "tune2": TUNING2_SEEDS, "heldout": HELDOUT_SEEDS,
                            "independent": INDEPENDENT_SEEDS}.get(a.split, ()))
     if not seeds:
         ap.error("give --seed, --split or --quick")

@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.join(SHARED, "tools"))
 import score_onsets  # noqa: E402
 import mir_eval  # noqa: E402
 
-SPLITS = {"tune": (11, 12, 13, 14, 15), "heldout": (21, 22), "independent": (31, 32, 33)}
+SPLITS = {"tune": (11, 12, 13, 14, 15), "tune2": (16, 17, 18, 19, 20), "heldout": (21, 22), "independent": (31, 32, 33)}
 SPLIT_SOURCE = {"independent": "facepunch"}  # real_corpus.py --source of a split's files (csmash otherwise)
 # (file suffix, window s, target F1 or recall, what is measured)
 TARGETS = [
