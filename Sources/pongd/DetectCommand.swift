@@ -98,6 +98,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runlikefirstshape"] { p.runLikeFirstShapeDB = Float(v) }
                 if let v = overrides["runlikefirstquieter"] { p.runLikeFirstQuieterDB = Float(v) }
                 if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
+                if let v = overrides["runresume"] { p.runResumeTolerance = v }
                 if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
                 if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
                 if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }
@@ -130,16 +131,17 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["maccept"] { p.modelAcceptance = Float(v) }
                 if let v = overrides["mveto"] { p.modelVeto = Float(v) }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
-                detector.candidateObserver = { onset, f, flux, evidence in
+                detector.candidateObserver = { onset, f, flux, evidence, decision in
                     candidateRows += String(format: "%.5f,%.2f,%.2f,%.0f,%.3f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%d,%.2f,%d,", Double(onset) / rate, flux,
                                             f.snrDB, f.centroidHz, f.tonality, f.highShare, f.decayDB, f.attackDB, f.peakContrastDB,
                                             f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB, evidence.rawValue)
                     // The onset bands' levels (dB; lanes past the rate's bands are −∞), one field separated by spaces.
                     candidateRows += (0..<8).filter { f.bandLevelsDB[$0].isFinite }.map { String(format: "%.1f", f.bandLevelsDB[$0]) }
-                        .joined(separator: " ") + "\n"
+                        .joined(separator: " ")
+                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f\n", decision.lastMeanDB, decision.lastSpreadDB)
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

@@ -113,7 +113,7 @@ struct BandRiseTests {
             if let trigger { p.bandRiseTriggerDB = trigger }
         }
         var evidence: [TriggerEvidence] = []
-        detector.candidateObserver = { _, _, _, seen in evidence.append(seen) }
+        detector.candidateObserver = { _, _, _, seen, _ in evidence.append(seen) }
         var impacts: [Impact] = []
         samples.withUnsafeBufferPointer { detector.process($0) { impacts.append($0) } }
         detector.finish { impacts.append($0) }

@@ -87,7 +87,7 @@ struct ImpactDetectorTests {
         func coherence(of sound: [Float]) throws -> Float {
             let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1))
             var values: [Float] = []
-            detector.candidateObserver = { _, features, _, _ in values.append(features.lineCoherence) }
+            detector.candidateObserver = { _, features, _, _, _ in values.append(features.lineCoherence) }
             let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, sound)])
             scene.withUnsafeBufferPointer { detector.process($0) { _ in } }
             return try #require(values.first)
@@ -104,7 +104,7 @@ struct ImpactDetectorTests {
             let rate = 44100
             let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1))
             var seen: [ImpactFeatures] = []
-            detector.candidateObserver = { onset, features, _, _ in if onset > 20000 { seen.append(features) } }
+            detector.candidateObserver = { onset, features, _, _, _ in if onset > 20000 { seen.append(features) } }
             let onset = 22046  // its decision point (onset + 352) falls 2 samples before a hop end: 30 samples short of 1.5 frames
             var events: [(Double, [Float])] = [(Double(onset) / Double(rate), ImpactSignals.impact(table: true, rate: rate))]
             if withOldSound {

@@ -15,6 +15,9 @@ struct BounceRun {
     /// …and no shorter than this: a ball dropped or bounced on is airborne a while before its second bounce, while
     /// a racket hit's own rattle or a reflection follows it within a few tens of milliseconds.
     let shortestFirstGap: Int64
+    /// A run that speeds up and loses one bounce resumes: the bounce after the lost one is due at the run's own
+    /// ratio, gap × (r + r²) after the last reported one, within this share of that interval (0 = off).
+    let resumeTolerance: Double
     private var last = Int64.min / 2
     private var gap = Int64.max
     /// The gap before `gap`.
@@ -22,9 +25,11 @@ struct BounceRun {
     /// Impacts in the current run so far (1 = a lone impact).
     private(set) var length = 0
     /// The last reported impact's band levels (`ImpactFeatures.bandLevelsDB`).
-    private var lastLevels = SIMD8<Float>(repeating: 0)
+    private(set) var lastLevels = SIMD8<Float>(repeating: 0)
 
-    init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0) {
+    init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0,
+         resumeTolerance: Double = 0) {
+        self.resumeTolerance = resumeTolerance
         self.longestGap = longestGap
         self.slowest = slowest
         self.fastest = fastest
@@ -44,8 +49,21 @@ struct BounceRun {
     /// and an onset at `frame` at most `pace` times the last gap after the last impact. A ball loses speed at every
     /// bounce, so its gaps shrink by a near-constant factor (0.8–0.95); claps, steps or a rally keep their own
     /// rhythm, no shorter gap after gap.
+    /// A run that lost one bounce still speeds up where the bounce after it is due (`resumes`).
     func speedsUp(at frame: Int64, pace: Double) -> Bool {
-        length >= 3 && Double(gap) <= pace * Double(previousGap) && Double(frame - last) <= pace * Double(gap)
+        guard length >= 3, Double(gap) <= pace * Double(previousGap) else { return false }
+        let next = Double(frame - last)
+        return next <= pace * Double(gap) || resumes(after: next)
+    }
+
+    /// Whether an onset `interval` frames after the last reported impact of a run that speeds up is the bounce after
+    /// a lost one: a bouncing ball keeps a near-constant share r of its speed at every bounce, so its gaps shrink by
+    /// r each time (the run's last gap over the one before), and the bounce after the next is due gap × (r + r²) on.
+    func resumes(after interval: Double) -> Bool {
+        guard resumeTolerance > 0, length >= 3, gap < previousGap else { return false }
+        let ratio = Double(gap) / Double(previousGap)
+        let due = Double(gap) * (ratio + ratio * ratio)
+        return abs(interval - due) <= resumeTolerance * due
     }
 
     /// Whether an onset at `frame` would be a run's second bounce (`firstGap`, or `within`, after a lone impact).
@@ -87,6 +105,15 @@ struct BounceRun {
         lastLevels = levels
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
+        if inRun, newGap > gap, resumes(after: Double(newGap)) {
+            // The run resumes after a lost bounce: the gaps it spanned were gap × r and gap × r².
+            let ratio = Double(gap) / Double(previousGap)
+            previousGap = Int64((Double(gap) * ratio).rounded())
+            gap = Int64((Double(gap) * ratio * ratio).rounded())
+            length += 2
+            last = frame
+            return
+        }
         length = inRun && newGap <= longestGap ? length + 1 : newGap <= longestGap ? 2 : 1
         previousGap = gap
         gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap

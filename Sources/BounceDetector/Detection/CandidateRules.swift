@@ -27,33 +27,47 @@ struct CandidateRules {
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
                  unlikeStream: Bool = false, modelProbability: Float? = nil) -> Verdict {
-        if followsImpact && continuesRun(features) || matchesRun(features, likeness: likeness) {
-            return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
+        decision(features, evidence: evidence, typicalAttackDB: typicalAttackDB, followsImpact: followsImpact,
+                 likeness: likeness, likeStream: likeStream, unlikeStream: unlikeStream,
+                 modelProbability: modelProbability).verdict
+    }
+
+    /// `verdict`, and the rule that decided it (diagnostics: `ImpactDetector.candidateObserver`; an enum, nothing
+    /// allocated).
+    func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
+                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
+                  unlikeStream: Bool = false, modelProbability: Float? = nil) -> (verdict: Verdict, rule: CandidateRule) {
+        if followsImpact && continuesRun(features) {
+            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
+        }
+        if matchesRun(features, likeness: likeness) {
+            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance),
+                    likeness == .second ? .runSecond : .runLike)
         }
         let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
                                 likeStream: likeStream, unlikeStream: unlikeStream)
         guard let probability = modelProbability else { return rules }
         if probability >= parameters.modelAcceptance {
-            return .impact(kind: classifier.kind(of: features), confidence: probability)
+            return (.impact(kind: classifier.kind(of: features), confidence: probability), .model)
         }
         // The rules' impact stands unless the model is sure it is none.
-        if case .rejected = rules { return rules }
+        if case .rejected = rules.verdict { return rules }
         if probability >= parameters.modelVeto { return rules }
         // A weak trigger's hold-offs are undone as any rejected weak one's are.
-        return .rejected(restore: evidence == .bandRise || evidence == .racketBand && parameters.racketUpgrade & 2 != 0,
-                         endRefractory: false)
+        return (.rejected(restore: evidence == .bandRise || evidence == .racketBand && parameters.racketUpgrade & 2 != 0,
+                          endRefractory: false), .modelVeto)
     }
 
     /// The hand rules' verdict on a candidate that does not continue a run.
     private func ruleVerdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                             likeStream: Bool, unlikeStream: Bool) -> Verdict {
+                             likeStream: Bool, unlikeStream: Bool) -> (verdict: Verdict, rule: CandidateRule) {
         // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
         // it (`DetectorParameters.minimumCentroidHz`).
         if features.snrDB >= 0, features.centroidHz < parameters.minimumCentroidHz {
-            return .rejected(restore: evidence == .bandRise, endRefractory: false)
+            return (.rejected(restore: evidence == .bandRise, endRefractory: false), .thud)
         }
         if likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
-            return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
+            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .streamLike)
         }
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
@@ -67,7 +81,9 @@ struct CandidateRules {
             // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,
             // clear the room as far as this stream's balls do (less their spread, uncapped: in a quiet room a ball
             // the flux missed would be implausibly faint), and ring down clearly.
-            guard features.snrDB >= parameters.bandRiseSNRDB else { return .rejected(restore: true, endRefractory: false) }
+            guard features.snrDB >= parameters.bandRiseSNRDB else {
+                return (.rejected(restore: true, endRefractory: false), .noEnergy)
+            }
             gated.minimumAttackDB = max(parameters.bandRiseAttackDB, typicalAttackDB - classifier.attackBelowTypicalDB)
             gated.maximumDecayDB = min(gated.maximumDecayDB, parameters.bandRiseDecayDB)
             gated.clearDecayDB = min(gated.clearDecayDB, parameters.bandRiseDecayDB)
@@ -77,18 +93,18 @@ struct CandidateRules {
             // A racket hit excites every band it has modes in at once; a voice or a note grows band by band. Not an
             // impact: the whole band may still trigger on what follows.
             if parameters.racketBands > 0, features.risingBands < min(parameters.racketBands, bands) {
-                return .rejected(restore: parameters.racketUpgrade & 2 != 0, endRefractory: false)
+                return (.rejected(restore: parameters.racketUpgrade & 2 != 0, endRefractory: false), .fewBands)
             }
         }
         guard let (kind, confidence) = gated.classify(features) else {
             // Weak evidence that proved nothing holds nothing off. Not even an abrupt onset (a rise of the babble, a
             // syllable): no impact rings on after it, so it does not hold off the next onset either (a ball 10–25 ms
             // after such a candidate used to be lost to its refractory).
-            return .rejected(restore: evidence == .bandRise,
-                             endRefractory: parameters.releaseAfterNonImpact
-                                 && features.attackDB < gated.minimumAttackDB)
+            return (.rejected(restore: evidence == .bandRise,
+                              endRefractory: parameters.releaseAfterNonImpact
+                                  && features.attackDB < gated.minimumAttackDB), CandidateRule.rejection(by: gated, features))
         }
-        return .impact(kind: kind, confidence: confidence)
+        return (.impact(kind: kind, confidence: confidence), CandidateRule.acceptance(by: gated, features))
     }
 
     /// A ball in play bounces again: within `runSeconds` of a reported impact, an abrupt rise in several bands at
@@ -141,4 +157,95 @@ enum RunLikeness: Equatable {
     case underWay
     /// Closely like a lone impact, up to `DetectorParameters.runLikeFirstSeconds` after it: its second bounce.
     case second
+}
+
+/// The rule that accepted or rejected a candidate (`CandidateRules.decision`; `pongd detect --candidates` writes it
+/// as the `verdict` column). Diagnostics only: the detector's decision never reads it.
+package enum CandidateRule: UInt8, Sendable {
+    /// Accepted: it continues a run by the run rule (`CandidateRules.continuesRun`).
+    case runContinues
+    /// Accepted: like the last bounce of a run that speeds up (`RunLikeness.underWay`).
+    case runLike
+    /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
+    case runSecond
+    /// Accepted: shaped like the stream's balls (`CandidateRules.matchesStream`).
+    case streamLike
+    /// Accepted by the learned score.
+    case model
+    /// Accepted by the resonance score.
+    case resonance
+    /// Accepted by the struck-object score.
+    case struck
+    /// Accepted as a clear impact.
+    case clear
+    /// Rejected: a thud under the minimum centroid.
+    case thud
+    /// Rejected: a band-rise candidate without energy over the room in its onset frame.
+    case noEnergy
+    /// Rejected: a weak trigger's candidate rising in too few bands.
+    case fewBands
+    /// Rejected: its attack under the gate.
+    case faint
+    /// Rejected: too much of it over 6.5 kHz (a hi-hat).
+    case bright
+    /// Rejected: it does not ring down (a voice, a squeak).
+    case held
+    /// Rejected: impulsive, but no score calls it a ball.
+    case notBall
+    /// Rejected: the learned score is sure it is none.
+    case modelVeto
+
+    /// Its name in `pongd detect --candidates`.
+    package var name: String {
+        switch self {
+        case .runContinues: "run"
+        case .runLike: "runlike"
+        case .runSecond: "second"
+        case .streamLike: "streamlike"
+        case .model: "model"
+        case .resonance: "resonance"
+        case .struck: "struck"
+        case .clear: "clear"
+        case .thud: "x-thud"
+        case .noEnergy: "x-noenergy"
+        case .fewBands: "x-fewbands"
+        case .faint: "x-faint"
+        case .bright: "x-bright"
+        case .held: "x-held"
+        case .notBall: "x-notball"
+        case .modelVeto: "x-model"
+        }
+    }
+
+    /// Why `classifier` rejected a candidate with `features`.
+    static func rejection(by classifier: ImpactClassifier, _ features: ImpactFeatures) -> CandidateRule {
+        if features.attackDB < classifier.minimumAttackDB { return .faint }
+        if features.highShare > classifier.maximumHighShare { return .bright }
+        return classifier.isImpulsive(features) ? .notBall : .held
+    }
+
+    /// Which of `classifier`'s scores accepted a candidate with `features` (in `ImpactClassifier.classify`'s order).
+    static func acceptance(by classifier: ImpactClassifier, _ features: ImpactFeatures) -> CandidateRule {
+        if classifier.resonanceProbability(features) >= classifier.acceptance { return .resonance }
+        if classifier.struckProbability(features) >= max(classifier.struckAcceptance, classifier.acceptance) {
+            return .struck
+        }
+        return .clear
+    }
+}
+
+/// What the detector knew of a candidate when it decided it (`ImpactDetector.candidateObserver`, diagnostics).
+package struct CandidateDecision: Sendable {
+    /// The rule that decided it.
+    package var rule: CandidateRule
+    /// Impacts in the stream's current run before it (1 = a lone impact).
+    package var runLength: Int
+    /// It fell where the run's next bounce was due (and, after a lone impact, sounded like it).
+    package var due: Bool
+    /// The run was speeding up to it (`BounceRun.speedsUp`).
+    package var speedingUp: Bool
+    /// Its band levels against the last reported impact's (`BounceRun.difference`): mean difference and spread, dB.
+    package var lastMeanDB: Float
+    /// See `lastMeanDB`.
+    package var lastSpreadDB: Float
 }

@@ -61,6 +61,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.
     public var runFastest: Double = 0.6
+    /// A run that speeds up and loses a bounce resumes where the bounce after it is due, gap × (r + r²) after the
+    /// last reported one (r: the run's last gap over the one before), within this share of that interval
+    /// (`BounceRun.resumes`; 0 = off).
+    public var runResumeTolerance: Double = 0.08
     /// A run may start from one reported impact: a candidate this soon after it may be its second bounce (s; 0 = a
     /// run starts only once two impacts came `runSeconds` apart).
     public var runFirstSeconds: Double = 0.2

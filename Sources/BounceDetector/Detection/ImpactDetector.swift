@@ -15,10 +15,10 @@ public final class ImpactDetector {
     public let parameters: DetectorParameters
     /// The accept/reject and kind rule.
     public let classifier: ImpactClassifier
-    /// Called for every candidate with its features, its trigger flux and which trigger saw it, whether accepted
-    /// or not (diagnostics; nil in production).
+    /// Called for every candidate with its features, its trigger flux, which trigger saw it and what decided it,
+    /// whether accepted or not (diagnostics; nil in production).
     package var candidateObserver: ((_ onset: Int64, _ features: ImpactFeatures, _ flux: Float,
-                                     _ evidence: TriggerEvidence) -> Void)?
+                                     _ evidence: TriggerEvidence, _ decision: CandidateDecision) -> Void)?
     /// Called at every hop end with the whole band's and the racket band's flux and trigger levels (diagnostics).
     package var hopObserver: ((_ end: Int64, _ flux: Float, _ threshold: Float, _ racket: Float,
                                _ racketThreshold: Float) -> Void)?
@@ -109,7 +109,8 @@ public final class ImpactDetector {
         runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
                          slowest: parameters.runSlowest, fastest: parameters.runFastest,
                          firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
-                         shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)))
+                         shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)),
+                         resumeTolerance: parameters.runResumeTolerance)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -356,12 +357,11 @@ public final class ImpactDetector {
 
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
-        candidateObserver?(candidate.onset, features, candidate.flux, candidate.evidence)
         // A run's second bounce, after a lone impact, must sound like that impact struck again.
         let followsImpact = runs.continues(at: candidate.onset)
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
-        switch rules.verdict(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
+        let (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
                              followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact),
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
                                                             shapeDB: parameters.streamLikeShapeDB),
@@ -369,7 +369,15 @@ public final class ImpactDetector {
                                  && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
                                                                   shapeDB: parameters.clearLikeShapeDB),
                              modelProbability: model?.probability(features, flux: candidate.flux,
-                                                                  evidence: candidate.evidence)) {
+                                                                  evidence: candidate.evidence))
+        if let observer = candidateObserver {
+            let last = BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands)
+            observer(candidate.onset, features, candidate.flux, candidate.evidence,
+                     CandidateDecision(rule: rule, runLength: runs.length, due: followsImpact,
+                                       speedingUp: runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace),
+                                       lastMeanDB: last.mean, lastSpreadDB: last.spread))
+        }
+        switch verdict {
         case .impact(let ruleKind, let confidence):
             let speedingRun = followsImpact && !runs.starts(at: candidate.onset)
                 && runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace)
