@@ -98,7 +98,10 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runlikefirstshape"] { p.runLikeFirstShapeDB = Float(v) }
                 if let v = overrides["runlikefirstquieter"] { p.runLikeFirstQuieterDB = Float(v) }
                 if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
-                if let v = overrides["runresume"] { p.runResumeTolerance = v }
+                if let v = overrides["runontime"] { p.runOnTime = v != 0 }
+                if let v = overrides["runontimeshape"] { p.runOnTimeShapeDB = Float(v) }
+                if let v = overrides["runontimedecay"] { p.runOnTimeDecayDB = Float(v) }
+                if let v = overrides["runclock"] { p.runClockTolerance = v }
                 if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
                 if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
                 if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }

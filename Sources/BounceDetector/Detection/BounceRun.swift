@@ -15,21 +15,26 @@ struct BounceRun {
     /// …and no shorter than this: a ball dropped or bounced on is airborne a while before its second bounce, while
     /// a racket hit's own rattle or a reflection follows it within a few tens of milliseconds.
     let shortestFirstGap: Int64
-    /// A run that speeds up and loses one bounce resumes: the bounce after the lost one is due at the run's own
-    /// ratio, gap × (r + r²) after the last reported one, within this share of that interval (0 = off).
-    let resumeTolerance: Double
+    /// The run's clock: a bouncing ball's next gap is the last one × r, its run's own ratio (the last gap over the
+    /// one before), and a bounce within this share of the predicted interval is on time (`onTime`); a run that
+    /// speeds up and loses one bounce resumes where the bounce after it is due, gap × (r + r²) on (`resumes`).
+    /// 0 = no clock.
+    let clockTolerance: Double
     private var last = Int64.min / 2
     private var gap = Int64.max
     /// The gap before `gap`.
     private var previousGap = Int64.max
     /// Impacts in the current run so far (1 = a lone impact).
     private(set) var length = 0
+    /// The last reported impact came on the run's clock (`onTime` when it was reported): the run has shown a
+    /// bouncing ball's constant ratio at least once.
+    private(set) var clockHeld = false
     /// The last reported impact's band levels (`ImpactFeatures.bandLevelsDB`).
     private(set) var lastLevels = SIMD8<Float>(repeating: 0)
 
     init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0,
-         resumeTolerance: Double = 0) {
-        self.resumeTolerance = resumeTolerance
+         clockTolerance: Double = 0) {
+        self.clockTolerance = clockTolerance
         self.longestGap = longestGap
         self.slowest = slowest
         self.fastest = fastest
@@ -56,14 +61,28 @@ struct BounceRun {
         return next <= pace * Double(gap) || resumes(after: next)
     }
 
+    /// Whether an onset at `frame` comes when a bouncing ball's next bounce is due to within `clockTolerance` of the
+    /// interval: the run's own ratio r (its last gap over the one before) predicts the next gap, gap × r, or after a
+    /// lost bounce gap × (r + r²). A ball keeps a near-constant share of its speed at every bounce, so the bounces
+    /// of a run come on time to a millisecond or two; nothing else in a room keeps that clock.
+    func onTime(at frame: Int64) -> Bool {
+        let tolerance = clockTolerance
+        guard tolerance > 0, length >= 3, gap < previousGap else { return false }
+        let ratio = Double(gap) / Double(previousGap)
+        let interval = Double(frame - last)
+        let next = Double(gap) * ratio
+        let afterLost = next + next * ratio
+        return abs(interval - next) <= tolerance * next || abs(interval - afterLost) <= tolerance * afterLost
+    }
+
     /// Whether an onset `interval` frames after the last reported impact of a run that speeds up is the bounce after
     /// a lost one: a bouncing ball keeps a near-constant share r of its speed at every bounce, so its gaps shrink by
     /// r each time (the run's last gap over the one before), and the bounce after the next is due gap × (r + r²) on.
     func resumes(after interval: Double) -> Bool {
-        guard resumeTolerance > 0, length >= 3, gap < previousGap else { return false }
+        guard clockTolerance > 0, length >= 3, gap < previousGap else { return false }
         let ratio = Double(gap) / Double(previousGap)
         let due = Double(gap) * (ratio + ratio * ratio)
-        return abs(interval - due) <= resumeTolerance * due
+        return abs(interval - due) <= clockTolerance * due
     }
 
     /// Whether an onset at `frame` would be a run's second bounce (`firstGap`, or `within`, after a lone impact).
@@ -103,6 +122,7 @@ struct BounceRun {
     /// gap, would fall under `fastest` and end the run).
     mutating func report(_ frame: Int64, levels: SIMD8<Float> = SIMD8(repeating: 0)) {
         lastLevels = levels
+        clockHeld = onTime(at: frame)
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
         if inRun, newGap > gap, resumes(after: Double(newGap)) {

@@ -41,8 +41,12 @@ struct CandidateRules {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
         if matchesRun(features, likeness: likeness) {
-            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance),
-                    likeness == .second ? .runSecond : .runLike)
+            let rule: CandidateRule = switch likeness {
+            case .second: .runSecond
+            case .onTime: .runOnTime
+            default: .runLike
+            }
+            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
         }
         let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
                                 likeStream: likeStream, unlikeStream: unlikeStream)
@@ -129,13 +133,19 @@ struct CandidateRules {
     /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
     func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness) -> Bool {
         let attack: Float
+        var bands = parameters.runLikeBands
+        var decay = parameters.runDecayDB
         switch likeness {
         case .none: return false
         case .underWay: attack = parameters.runLikeAttackDB
         case .second: attack = parameters.runLikeFirstAttackDB
+        case .onTime:
+            attack = parameters.runLikeAttackDB
+            bands = 0
+            decay = parameters.runOnTimeDecayDB
         }
-        return parameters.runSeconds > 0 && features.attackDB >= attack
-            && features.risingBands >= parameters.runLikeBands && features.decayDB <= parameters.runDecayDB
+        return parameters.runSeconds > 0 && features.attackDB >= attack && features.risingBands >= bands
+            && features.decayDB <= decay
     }
 
     /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that
@@ -157,6 +167,9 @@ enum RunLikeness: Equatable {
     case underWay
     /// Closely like a lone impact, up to `DetectorParameters.runLikeFirstSeconds` after it: its second bounce.
     case second
+    /// Like the last bounce of a run that speeds up, and on time by the run's own ratio
+    /// (`DetectorParameters.runOnTime`).
+    case onTime
 }
 
 /// The rule that accepted or rejected a candidate (`CandidateRules.decision`; `pongd detect --candidates` writes it
@@ -168,6 +181,8 @@ package enum CandidateRule: UInt8, Sendable {
     case runLike
     /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
     case runSecond
+    /// Accepted: like the last bounce and on time (`RunLikeness.onTime`).
+    case runOnTime
     /// Accepted: shaped like the stream's balls (`CandidateRules.matchesStream`).
     case streamLike
     /// Accepted by the learned score.
@@ -201,6 +216,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runContinues: "run"
         case .runLike: "runlike"
         case .runSecond: "second"
+        case .runOnTime: "ontime"
         case .streamLike: "streamlike"
         case .model: "model"
         case .resonance: "resonance"

@@ -61,10 +61,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.
     public var runFastest: Double = 0.6
-    /// A run that speeds up and loses a bounce resumes where the bounce after it is due, gap × (r + r²) after the
-    /// last reported one (r: the run's last gap over the one before), within this share of that interval
-    /// (`BounceRun.resumes`; 0 = off).
-    public var runResumeTolerance: Double = 0.08
+    /// A run's clock (`BounceRun.clockTolerance`; 0 = off): its next bounce is due gap × r after the last (r: the
+    /// run's last gap over the one before), within this share of that interval; a run that speeds up and loses a
+    /// bounce resumes where the bounce after it is due, gap × (r + r²) on.
+    public var runClockTolerance: Double = 0.08
     /// A run may start from one reported impact: a candidate this soon after it may be its second bounce (s; 0 = a
     /// run starts only once two impacts came `runSeconds` apart).
     public var runFirstSeconds: Double = 0.2
@@ -116,6 +116,16 @@ public struct DetectorParameters: Sendable, Equatable {
     /// from it, no louder than `runLouderDB` — is the next bounce on less timbre evidence (`runLikeAttackDB`,
     /// `runLikeBands`, no tonality asked): the same ball on the same table is its own template. 0 = off.
     public var runLikeShapeDB: Float = 3
+    /// In a run that speeds up and whose last bounce came on its clock (`BounceRun.clockHeld`), a candidate that
+    /// comes on the clock too (`BounceRun.onTime`, `runClockTolerance`) and sounds like the last bounce (band shape
+    /// within `runOnTimeShapeDB`, no louder than `runLouderDB`) is the next bounce on an attack of
+    /// `runLikeAttackDB`, whatever bands rose by 6 dB in its first 1.5 ms, not growing by more than
+    /// `runOnTimeDecayDB`: its timing is the evidence that the late bounces' ring-filled timbre cannot give.
+    public var runOnTime = true
+    /// See `runOnTime` (dB).
+    public var runOnTimeShapeDB: Float = 5
+    /// See `runOnTime` (dB).
+    public var runOnTimeDecayDB: Float = 3
     /// See `runLikeShapeDB`: the least attack (dB) of a bounce that matches the run's last…
     public var runLikeAttackDB: Float = 5
     /// …and the bands (of seven) that must rise together in it.

@@ -110,7 +110,7 @@ public final class ImpactDetector {
                          slowest: parameters.runSlowest, fastest: parameters.runFastest,
                          firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
                          shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)),
-                         resumeTolerance: parameters.runResumeTolerance)
+                         clockTolerance: parameters.runClockTolerance)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -341,6 +341,12 @@ public final class ImpactDetector {
     /// the last impact is the template of the next bounce.
     private func likeness(_ onset: Int64, _ features: ImpactFeatures, _ followsImpact: Bool) -> RunLikeness {
         let levels = features.bandLevelsDB
+        if parameters.runOnTime, followsImpact, !runs.starts(at: onset), runs.clockHeld,
+           runs.speedsUp(at: onset, pace: parameters.runLikePace), runs.onTime(at: onset),
+           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runOnTimeShapeDB,
+                          louderDB: parameters.runLouderDB) {
+            return .onTime
+        }
         if parameters.runLikeShapeDB > 0, followsImpact, !runs.starts(at: onset),
            parameters.runLikePace <= 0 || runs.speedsUp(at: onset, pace: parameters.runLikePace),
            runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeShapeDB, louderDB: parameters.runLouderDB) {
