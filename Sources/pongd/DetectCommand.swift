@@ -100,6 +100,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
                 if let v = overrides["runontime"] { p.runOnTime = v != 0 }
                 if let v = overrides["runontimeshape"] { p.runOnTimeShapeDB = Float(v) }
+                if let v = overrides["runontimeattack"] { p.runOnTimeAttackDB = Float(v) }
                 if let v = overrides["runontimedecay"] { p.runOnTimeDecayDB = Float(v) }
                 if let v = overrides["runclock"] { p.runClockTolerance = v }
                 if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }

@@ -140,7 +140,7 @@ struct CandidateRules {
         case .underWay: attack = parameters.runLikeAttackDB
         case .second: attack = parameters.runLikeFirstAttackDB
         case .onTime:
-            attack = parameters.runLikeAttackDB
+            attack = parameters.runOnTimeAttackDB
             bands = 0
             decay = parameters.runOnTimeDecayDB
         }

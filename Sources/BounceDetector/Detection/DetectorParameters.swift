@@ -119,13 +119,15 @@ public struct DetectorParameters: Sendable, Equatable {
     /// In a run that speeds up and whose last bounce came on its clock (`BounceRun.clockHeld`), a candidate that
     /// comes on the clock too (`BounceRun.onTime`, `runClockTolerance`) and sounds like the last bounce (band shape
     /// within `runOnTimeShapeDB`, no louder than `runLouderDB`) is the next bounce on an attack of
-    /// `runLikeAttackDB`, whatever bands rose by 6 dB in its first 1.5 ms, not growing by more than
+    /// `runOnTimeAttackDB`, whatever bands rose by 6 dB in its first 1.5 ms, not growing by more than
     /// `runOnTimeDecayDB`: its timing is the evidence that the late bounces' ring-filled timbre cannot give.
     public var runOnTime = true
     /// See `runOnTime` (dB).
     public var runOnTimeShapeDB: Float = 5
     /// See `runOnTime` (dB).
-    public var runOnTimeDecayDB: Float = 3
+    public var runOnTimeAttackDB: Float = 5
+    /// See `runOnTime` (dB).
+    public var runOnTimeDecayDB: Float = 5
     /// See `runLikeShapeDB`: the least attack (dB) of a bounce that matches the run's last…
     public var runLikeAttackDB: Float = 5
     /// …and the bands (of seven) that must rise together in it.
