@@ -112,5 +112,35 @@ struct BounceRunTests {
         #expect(!bounces.resembles(ball - SIMD8(repeating: 8), bands: 7, shapeDB: 2.5, louderDB: 3, quieterDB: 4),
                 "8 dB quieter with the same shape: an echo, not a bounce")
     }
-}
 
+    @Test("""
+        a run's clock: with gaps 100 and 90 ms (r = 0.9) the next bounce is due 81 ms on, or 153.9 ms on after a lost \
+        one; a run that resumes there keeps its pace, and a bounce on the clock holds it
+        """)
+    func clock() {
+        var drop = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08)
+        drop.report(0)
+        drop.report(rate * 100 / 1000)
+        drop.report(rate * 190 / 1000)
+        #expect(!drop.clockHeld, "two gaps make a ratio, not yet a clock that held")
+        #expect(drop.onTime(at: rate * (190 + 81) / 1000))
+        #expect(drop.onTime(at: rate * (190 + 86) / 1000), "86 ms: within 8 % of 81")
+        #expect(!drop.onTime(at: rate * (190 + 90) / 1000), "90 ms: the last gap again, no bounce keeps its speed")
+        #expect(!drop.onTime(at: rate * (190 + 110) / 1000), "between the next bounce and the one after")
+        #expect(drop.onTime(at: rate * (190 + 154) / 1000), "one bounce lost: 81 + 72.9 ms on")
+        #expect(drop.speedsUp(at: rate * (190 + 154) / 1000, pace: 0.98), "the run resumes after a lost bounce")
+        #expect(!drop.speedsUp(at: rate * (190 + 130) / 1000, pace: 0.98), "130 ms: neither the next nor the one after")
+        var resumed = drop
+        resumed.report(rate * (190 + 154) / 1000)
+        #expect(resumed.clockHeld && resumed.length == 5, "the lost bounce counts")
+        #expect(resumed.onTime(at: rate * (344 + 66) / 1000), "the run goes on at 0.9: 72.9 × 0.9 ≈ 66 ms on")
+        drop.report(rate * (190 + 81) / 1000)
+        #expect(drop.clockHeld)
+        var off = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6)
+        off.report(0)
+        off.report(rate * 100 / 1000)
+        off.report(rate * 190 / 1000)
+        #expect(!off.onTime(at: rate * (190 + 81) / 1000) && !off.speedsUp(at: rate * (190 + 154) / 1000, pace: 0.98),
+                "no clock: no bounce is on time, and a lost bounce is not bridged")
+    }
+}
