@@ -103,6 +103,8 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }
                 if let v = overrides["clearlike"] { p.clearLikeShapeDB = Float(v) }
                 if let v = overrides["mincentroid"] { p.minimumCentroidHz = Float(v) }
+                if let v = overrides["flat"] { p.clapFlatnessDB = Float(v) }
+                if let v = overrides["flatattack"] { p.clapFlatnessAttackDB = Float(v) }
                 if let v = overrides["unlikestruck"] { p.unlikeNotStruck = v != 0 }
                 if let v = overrides["stemplates"] { p.streamTemplates = Int(exactly: v.rounded()) ?? p.streamTemplates }
                 if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
@@ -130,7 +132,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["maccept"] { p.modelAcceptance = Float(v) }
                 if let v = overrides["mveto"] { p.modelVeto = Float(v) }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,flatness_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux, evidence in
@@ -139,7 +141,7 @@ struct DetectCommand: ParsableCommand {
                                             f.ringingTonality, f.ringingContrastDB, f.peakPersistence, f.lineCoherence, f.risingBands, f.wholeBandAttackDB, evidence.rawValue)
                     // The onset bands' levels (dB; lanes past the rate's bands are −∞), one field separated by spaces.
                     candidateRows += (0..<8).filter { f.bandLevelsDB[$0].isFinite }.map { String(format: "%.1f", f.bandLevelsDB[$0]) }
-                        .joined(separator: " ") + "\n"
+                        .joined(separator: " ") + String(format: ",%.2f\n", f.flatnessDB)
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

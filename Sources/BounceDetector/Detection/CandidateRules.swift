@@ -52,6 +52,12 @@ struct CandidateRules {
         if features.snrDB >= 0, features.centroidHz < parameters.minimumCentroidHz {
             return .rejected(restore: evidence == .bandRise, endRefractory: false)
         }
+        // A clear onset whose spectrum the room cannot have filled, yet filled like noise, is a clap: a struck object
+        // rings at resonances with valleys between them (`DetectorParameters.clapFlatnessDB`).
+        if parameters.clapFlatnessDB < 0, features.attackDB >= parameters.clapFlatnessAttackDB,
+           features.flatnessDB > parameters.clapFlatnessDB {
+            return .rejected(restore: evidence == .bandRise, endRefractory: false)
+        }
         if likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
             return .impact(kind: classifier.kind(of: features), confidence: classifier.acceptance)
         }
