@@ -62,53 +62,34 @@ let benchmarks: @Sendable () -> Void = {
 
     let drops48 = servesAndDrops(rate: 48000)
 
-    Benchmark("ImpactDetector.process, one hop of serves and a dropped ball at 48 kHz (learned score on)") { benchmark in
-        let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1)) { $0.candidateModel = true }
-        let hop = detector.parameters.hop
+    /// Feeds `audio` through `detector` in `chunk`-sample pieces, one piece per iteration (looping over the audio).
+    @Sendable func measure(_ benchmark: Benchmark, _ detector: ImpactDetector, _ audio: [Float], chunk: Int) {
         var impacts = 0
-        drops48.withUnsafeBufferPointer { all in
+        audio.withUnsafeBufferPointer { all in
             var position = 0
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                if position + hop > all.count { position = 0 }
-                detector.process(UnsafeBufferPointer(rebasing: all[position..<(position + hop)])) { _ in impacts += 1 }
-                position += hop
+                if position + chunk > all.count { position = 0 }
+                detector.process(UnsafeBufferPointer(rebasing: all[position..<(position + chunk)])) { _ in impacts += 1 }
+                position += chunk
             }
             benchmark.stopMeasurement()
         }
         blackHole(impacts)
+    }
+
+    Benchmark("ImpactDetector.process, one hop of serves and a dropped ball at 48 kHz (learned score on)") { benchmark in
+        let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1)) { $0.candidateModel = true }
+        measure(benchmark, detector, drops48, chunk: detector.parameters.hop)
     }
 
     Benchmark("ImpactDetector.process, one 64-sample hop at 48 kHz mono") { benchmark in
         let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1))
-        let hop = detector.parameters.hop
-        var impacts = 0
-        audio48.withUnsafeBufferPointer { all in
-            var position = 0
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                if position + hop > all.count { position = 0 }
-                detector.process(UnsafeBufferPointer(rebasing: all[position..<(position + hop)])) { _ in impacts += 1 }
-                position += hop
-            }
-            benchmark.stopMeasurement()
-        }
-        blackHole(impacts)
+        measure(benchmark, detector, audio48, chunk: detector.parameters.hop)
     }
 
     Benchmark("ImpactDetector.process, one 20 ms chunk (960 samples) at 48 kHz mono") { benchmark in
         let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1))
-        var impacts = 0
-        audio48.withUnsafeBufferPointer { all in
-            var position = 0
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                if position + 960 > all.count { position = 0 }
-                detector.process(UnsafeBufferPointer(rebasing: all[position..<(position + 960)])) { _ in impacts += 1 }
-                position += 960
-            }
-            benchmark.stopMeasurement()
-        }
-        blackHole(impacts)
+        measure(benchmark, detector, audio48, chunk: 960)
     }
 }
