@@ -108,6 +108,8 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }
                 if let v = overrides["clearlike"] { p.clearLikeShapeDB = Float(v) }
                 if let v = overrides["mincentroid"] { p.minimumCentroidHz = Float(v) }
+                if let v = overrides["flat"] { p.clapFlatnessDB = Float(v) }
+                if let v = overrides["flatattack"] { p.clapFlatnessAttackDB = Float(v) }
                 if let v = overrides["unlikestruck"] { p.unlikeNotStruck = v != 0 }
                 if let v = overrides["stemplates"] { p.streamTemplates = Int(exactly: v.rounded()) ?? p.streamTemplates }
                 if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
@@ -135,7 +137,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["maccept"] { p.modelAcceptance = Float(v) }
                 if let v = overrides["mveto"] { p.modelVeto = Float(v) }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db,flatness_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux, evidence, decision in
@@ -145,7 +147,7 @@ struct DetectCommand: ParsableCommand {
                     // The onset bands' levels (dB; lanes past the rate's bands are −∞), one field separated by spaces.
                     candidateRows += (0..<8).filter { f.bandLevelsDB[$0].isFinite }.map { String(format: "%.1f", f.bandLevelsDB[$0]) }
                         .joined(separator: " ")
-                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f\n", decision.lastMeanDB, decision.lastSpreadDB)
+                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f,%.2f\n", decision.lastMeanDB, decision.lastSpreadDB, f.flatnessDB)
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

@@ -252,6 +252,23 @@ struct CandidateRulesTests {
         #expect(!typicals.resemblesEitherKind(SIMD8(-60, -55, -50, -45, -38, -32, -28, -.infinity), bands: 7, shapeDB: 2.5))
     }
 
+    @Test("with the flatness rule on: a clear onset whose onset frame is as flat as noise is a clap, unless it is a run's next bounce")
+    func flatClap() {
+        let flat = rules { $0.clapFlatnessDB = -3.8 }
+        var clap = ball(attack: 30, snr: 20, decay: -8, risingBands: 7)
+        clap.flatnessDB = -2.5  // white noise's periodogram
+        #expect(!isImpact(flat.verdict(clap, evidence: .wholeBand, typicalAttackDB: 30)))
+        #expect(!isImpact(flat.verdict(clap, evidence: .wholeBand, typicalAttackDB: 30, likeStream: true)))
+        #expect(isImpact(rules().verdict(clap, evidence: .wholeBand, typicalAttackDB: 30)), "off by default")
+        #expect(isImpact(flat.verdict(clap, evidence: .wholeBand, typicalAttackDB: 30, followsImpact: true)))
+        var ringing = clap
+        ringing.flatnessDB = -8  // resonances with valleys between them
+        #expect(isImpact(flat.verdict(ringing, evidence: .wholeBand, typicalAttackDB: 30)))
+        var faint = clap
+        faint.attackDB = 15  // the room may fill the valleys: not asked
+        #expect(isImpact(flat.verdict(faint, evidence: .wholeBand, typicalAttackDB: 16)))
+    }
+
     @Test("a thud under 1 kHz is no ball however it rings, unless it is a run's next bounce")
     func lowThud() {
         var thud = ball(attack: 35, snr: 20, decay: -8, risingBands: 7)

@@ -54,6 +54,34 @@ struct RealRecordingTests {
         #expect(impact.kind == (table ? .table : .racket))
     }
 
+    @Test("a real ball's onset frame has valleys between its resonances, a clap's noise fills the band: with the flatness rule on, the clap alone is rejected")
+    func flatnessTellsClaps() throws {
+        let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
+        let rate = table.rate
+        let clap = RealRecordings.Clip(samples: ImpactSignals.clap(rate: rate, amplitude: 0.5), rate: rate, onset: 0)
+        let (samples, onsets) = scene(seconds: 2, rate: rate, events: [(0.5, table, 1), (1.0, clap, 1), (1.5, racket, 1)])
+        let limit: Float = -3.8  // the rule is off by default (docs/DETECTOR.md): on here
+        let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1)) { $0.clapFlatnessDB = limit }
+        var seen: [(Int64, ImpactFeatures)] = []
+        detector.candidateObserver = { onset, features, _, _, _ in seen.append((onset, features)) }
+        var impacts: [Impact] = []
+        samples.withUnsafeBufferPointer { all in
+            for start in stride(from: 0, to: all.count, by: 441) {
+                detector.process(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 441)])) { impacts.append($0) }
+            }
+        }
+        for (index, onset) in onsets.enumerated() {
+            let candidate = try #require(seen.first { abs($0.0 - Int64(onset)) < Int64(rate / 200) }, "candidate \(index)")
+            #expect(candidate.1.attackDB >= 20, "clear: \(candidate.1.attackDB) dB")
+            if index == 1 {
+                #expect(candidate.1.flatnessDB > limit, "the clap: \(candidate.1.flatnessDB) dB")
+            } else {
+                #expect(candidate.1.flatnessDB < limit - 3, "a real ball: \(candidate.1.flatnessDB) dB")
+            }
+        }
+        #expect(impacts.map { abs($0.frame - Int64(onsets[1])) < Int64(rate / 200) } == [false, false], "\(impacts)")
+    }
+
     @Test("a rally of real hits and bounces 0.35–0.55 s apart: every one found to 1 ms, of its kind")
     func rally() throws {
         let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)

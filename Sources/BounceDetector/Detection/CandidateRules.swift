@@ -70,6 +70,12 @@ struct CandidateRules {
         if features.snrDB >= 0, features.centroidHz < parameters.minimumCentroidHz {
             return (.rejected(restore: evidence == .bandRise, endRefractory: false), .thud)
         }
+        // A clear onset whose spectrum the room cannot have filled, yet filled like noise, is a clap: a struck object
+        // rings at resonances with valleys between them (`DetectorParameters.clapFlatnessDB`).
+        if parameters.clapFlatnessDB < 0, features.attackDB >= parameters.clapFlatnessAttackDB,
+           features.flatnessDB > parameters.clapFlatnessDB {
+            return (.rejected(restore: evidence == .bandRise, endRefractory: false), .flat)
+        }
         if likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .streamLike)
         }
@@ -195,6 +201,8 @@ package enum CandidateRule: UInt8, Sendable {
     case clear
     /// Rejected: a thud under the minimum centroid.
     case thud
+    /// Rejected: a clear onset as flat as noise (`DetectorParameters.clapFlatnessDB`).
+    case flat
     /// Rejected: a band-rise candidate without energy over the room in its onset frame.
     case noEnergy
     /// Rejected: a weak trigger's candidate rising in too few bands.
@@ -223,6 +231,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .struck: "struck"
         case .clear: "clear"
         case .thud: "x-thud"
+        case .flat: "x-flat"
         case .noEnergy: "x-noenergy"
         case .fewBands: "x-fewbands"
         case .faint: "x-faint"

@@ -169,6 +169,14 @@ public struct DetectorParameters: Sendable, Equatable {
     /// low note: 0.7–1.0 kHz) is no ball, whatever rings in it; balls, real and synthetic, sit at 1.4 kHz and up (the
     /// clear rule asks 1.2 kHz, `ImpactClassifier.clearCentroidHz`).
     public var minimumCentroidHz: Float = 1000
+    /// Most spectral flatness (`ImpactFeatures.flatnessDB`, dB) of a candidate that clears the room by
+    /// `clapFlatnessAttackDB` and is not a run's next bounce (0 = off). So clear an onset leaves the room no part in
+    /// its onset frame's spectrum: a struck object's resonances leave valleys there, a clap's noise fills the band.
+    /// Off: chosen on tuning files at −3.8 dB, it dropped clear balls of the independent real recordings, whose first
+    /// frame can be as flat as a clap's (docs/DETECTOR.md).
+    public var clapFlatnessDB: Float = 0
+    /// Least attack (dB) at which `clapFlatnessDB` is asked: under it the room's own noise fills the valleys.
+    public var clapFlatnessAttackDB: Float = 20
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
     public var streamTemplates = 1
     /// Silence (s) after which an impact is a serve: the order of play and the templates its serves teach name the

@@ -43,6 +43,11 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// Each onset band's power over the first 2.5 ms, dB (lanes past the rate's bands are −∞): the struck object's
     /// spectral fingerprint, which a ball bouncing again repeats, quieter.
     public var bandLevelsDB = SIMD8<Float>(repeating: -.infinity)
+    /// Spectral flatness of the onset frame, 700 Hz – 10 kHz: the geometric over the arithmetic mean power, dB (≤ 0).
+    /// A struck object's energy sits in its resonances with valleys between them (balls −20…−5 dB when they clear the
+    /// room by 20 dB); a clap is a burst of noise that fills the band (white noise's periodogram: −2.5 dB). −∞ when
+    /// not measured (features made by hand): no evidence of noise.
+    public var flatnessDB: Float = -.infinity
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
                 peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0,
@@ -108,6 +113,7 @@ struct FeatureExtractor {
         features.risingBands = rises.risingBands(atLeast: parameters.racketRiseDB)
         features.bandLevelsDB = rises.level
         features.wholeBandAttackDB = wholeBand
+        features.flatnessDB = attack.flatnessDB
         return features
     }
 
@@ -164,10 +170,13 @@ struct FeatureExtractor {
         var excessTotal: Float = 0, backgroundTotal: Float = 0, weighted: Float = 0, high: Float = 0
         var peaks = TopPeaks()
         var previous: Float = 0, beforePrevious: Float = 0
+        var logPower: Float = 0, power: Float = 0
         for k in bins {
             // exp(mean log power) is the geometric mean; × e^γ gives the mean power of noise.
             let floor = Float(exp(Double(flux.background[k - bins.lowerBound]))) * 1.781
             let excess = max(0, fft.power(k) - 2 * floor)
+            logPower += log(max(fft.power(k), 1e-30))
+            power += fft.power(k)
             excessTotal += excess
             backgroundTotal += floor
             weighted += excess * Float(k) * binHz
@@ -186,10 +195,14 @@ struct FeatureExtractor {
             flankPower += 0.5 * (fft.power(max(bin - 3, 0)) + fft.power(min(bin + 3, n / 2)))
         }
         let total = max(excessTotal, 1e-20)
+        let count = Float(max(bins.count, 1))
+        // 10·log10(exp(mean ln P) / mean P)
+        let flatness = 4.3429448 * (logPower / count - log(max(power / count, 1e-30)))
         return FrameSpectrum(
             excess: excessTotal, background: backgroundTotal, centroidHz: weighted / total,
             tonality: min(1, peaks.total / total), highShare: high / total,
-            contrastDB: 10 * log10(max(peakPower, 1e-20) / max(flankPower, 1e-20)), peaks: peaks)
+            contrastDB: 10 * log10(max(peakPower, 1e-20) / max(flankPower, 1e-20)), peaks: peaks,
+            flatnessDB: min(0, flatness))
     }
 
     private static func energy(_ ring: SampleRing, from start: Int64, count: Int) -> Float {
@@ -211,6 +224,7 @@ struct FrameSpectrum {
     var highShare: Float
     var contrastDB: Float
     var peaks: TopPeaks
+    var flatnessDB: Float
 }
 
 /// The four largest values seen, with their bins; fixed size, no allocation.
