@@ -99,6 +99,10 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runlikefirstquieter"] { p.runLikeFirstQuieterDB = Float(v) }
                 if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
                 if let v = overrides["runontime"] { p.runOnTime = v != 0 }
+                if let v = overrides["runlikethird"] { p.runLikeThirdShapeDB = Float(v) }
+                if let v = overrides["rejrun"] { p.rejectedRunShapeDB = Float(v) }
+                if let v = overrides["rejrunattack"] { p.rejectedRunAttackDB = Float(v) }
+                if let v = overrides["rejrunlength"] { p.rejectedRunLength = Int(exactly: v.rounded()) ?? p.rejectedRunLength }
                 if let v = overrides["runontimeshape"] { p.runOnTimeShapeDB = Float(v) }
                 if let v = overrides["runontimeattack"] { p.runOnTimeAttackDB = Float(v) }
                 if let v = overrides["runontimedecay"] { p.runOnTimeDecayDB = Float(v) }

@@ -85,6 +85,25 @@ struct BounceRun {
         return abs(interval - due) <= clockTolerance * due
     }
 
+    /// Whether an onset at `frame` would be the third bounce of a run of two: at least `fastest` and at most `pace`
+    /// times the run's one gap after its second impact (a dropped ball's third bounce comes sooner than its second).
+    func third(at frame: Int64, pace: Double) -> Bool {
+        guard length == 2, gap <= longestGap else { return false }
+        let next = Double(frame - last)
+        return next <= pace * Double(gap) && next >= fastest * Double(gap)
+    }
+
+    /// Starts a run at a bounce reported at `frame` that ends a bouncing ball's rejected run (`RejectedRun`): its
+    /// last gaps were `gap` and, before it, `previousGap`, on the clock (`clockHeld`), `length` impacts long.
+    mutating func seed(_ frame: Int64, gap: Int64, previousGap: Int64, length: Int, levels: SIMD8<Float>) {
+        last = frame
+        self.gap = gap
+        self.previousGap = previousGap
+        self.length = length
+        clockHeld = true
+        lastLevels = levels
+    }
+
     /// Whether an onset at `frame` would be a run's second bounce (`firstGap`, or `within`, after a lone impact).
     func starts(at frame: Int64, within: Int64? = nil) -> Bool {
         longestGap > 0 && gap > longestGap && frame - last <= (within ?? firstGap) && frame - last >= shortestFirstGap

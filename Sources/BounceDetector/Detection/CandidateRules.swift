@@ -43,6 +43,7 @@ struct CandidateRules {
         if matchesRun(features, likeness: likeness) {
             let rule: CandidateRule = switch likeness {
             case .second: .runSecond
+            case .third: .runThird
             case .onTime: .runOnTime
             default: .runLike
             }
@@ -144,7 +145,7 @@ struct CandidateRules {
         switch likeness {
         case .none: return false
         case .underWay: attack = parameters.runLikeAttackDB
-        case .second: attack = parameters.runLikeFirstAttackDB
+        case .second, .third: attack = parameters.runLikeFirstAttackDB
         case .onTime:
             attack = parameters.runOnTimeAttackDB
             bands = 0
@@ -176,6 +177,8 @@ enum RunLikeness: Equatable {
     /// Like the last bounce of a run that speeds up, and on time by the run's own ratio
     /// (`DetectorParameters.runOnTime`).
     case onTime
+    /// Closely like the second bounce of a run of two, where its third is due (`DetectorParameters.runLikeThirdShapeDB`).
+    case third
 }
 
 /// The rule that accepted or rejected a candidate (`CandidateRules.decision`; `pongd detect --candidates` writes it
@@ -189,6 +192,10 @@ package enum CandidateRule: UInt8, Sendable {
     case runSecond
     /// Accepted: like the last bounce and on time (`RunLikeness.onTime`).
     case runOnTime
+    /// Accepted: a run of two's third bounce (`RunLikeness.third`).
+    case runThird
+    /// Accepted: the last of a rejected run on a bouncing ball's clock (`DetectorParameters.rejectedRunShapeDB`).
+    case rejectedRun
     /// Accepted: shaped like the stream's balls (`CandidateRules.matchesStream`).
     case streamLike
     /// Accepted by the learned score.
@@ -225,6 +232,8 @@ package enum CandidateRule: UInt8, Sendable {
         case .runLike: "runlike"
         case .runSecond: "second"
         case .runOnTime: "ontime"
+        case .runThird: "third"
+        case .rejectedRun: "rejrun"
         case .streamLike: "streamlike"
         case .model: "model"
         case .resonance: "resonance"

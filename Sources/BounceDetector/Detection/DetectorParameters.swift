@@ -149,6 +149,25 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runLikeFirstQuieterDB: Float = 4
     /// See `runLikeFirstSeconds` (dB).
     public var runLikeFirstAttackDB: Float = 10
+    /// A run of two's template: a candidate where the third bounce is due — after two reported impacts
+    /// `runSeconds` apart, at most `runLikePace` times their gap after the second — whose band levels spread by at
+    /// most this (dB; 0 = off) about their mean difference from the second's, that mean within −`runLikeFirstQuieterDB`
+    /// and +`runLouderDB`, is the third bounce on the second bounce's evidence (`runLikeFirstAttackDB` in
+    /// `runLikeBands` bands, no tonality asked). A dropped ball's third bounce, 150–180 ms after its second, rises from
+    /// the ring of both (tonality 0.66–0.71); the run cannot speed up yet (one gap), so neither the run's template
+    /// nor its clock is asked.
+    public var runLikeThirdShapeDB: Float = 2.5
+    /// A bouncing ball nobody heard: `rejectedRunLength` rejected candidates in a row (up to `runSeconds` apart),
+    /// each rising abruptly by `rejectedRunAttackDB` in `runLikeBands` bands and not growing, each shaped like the
+    /// one before (band levels' spread about their mean difference within this many dB; 0 = off) and no louder than
+    /// it by more than `runLouderDB`, whose gaps shrink by a ratio of 0.70–0.95 that holds to `runClockTolerance`
+    /// from gap to gap, are a ball bouncing on whatever its timbre: the last of them is reported and starts a run
+    /// on the clock (`BounceRun.seed`). The earlier ones are gone: the latency limit forbids reporting them late.
+    public var rejectedRunShapeDB: Float = 4
+    /// See `rejectedRunShapeDB` (dB).
+    public var rejectedRunAttackDB: Float = 5
+    /// See `rejectedRunShapeDB`: rejected candidates in the pattern (3 or 4: two gaps, or three whose ratio holds).
+    public var rejectedRunLength = 4
     /// A candidate that sounds like this stream's balls (`StreamTypicals.resembles`: its band levels' shape within
     /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
     /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in

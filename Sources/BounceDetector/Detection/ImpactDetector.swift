@@ -50,6 +50,8 @@ public final class ImpactDetector {
     private var holdOffs = HoldOffs()
     /// The stream's last impacts: a ball bouncing ever faster continues its run.
     private var runs: BounceRun
+    /// The stream's last rejected candidates that rang like a ball (`RejectedRun`).
+    private var rejected: RejectedRun
     private var typicals: StreamTypicals
     /// The stream's table and racket, taught by its serves.
     private var kinds: StreamKinds
@@ -111,6 +113,9 @@ public final class ImpactDetector {
                          firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
                          shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)),
                          clockTolerance: parameters.runClockTolerance)
+        rejected = RejectedRun(length: parameters.rejectedRunLength,
+                               longestGap: Int64(parameters.samples(parameters.runSeconds)),
+                               tolerance: parameters.runClockTolerance)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -358,7 +363,21 @@ public final class ImpactDetector {
                           louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
             return .second
         }
+        if parameters.runLikeThirdShapeDB > 0, followsImpact, runs.third(at: onset, pace: parameters.runLikePace),
+           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeThirdShapeDB,
+                          louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .third
+        }
         return .none
+    }
+
+    /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
+    /// abruptly in a few bands and does not grow is noted.
+    private func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
+        guard parameters.rejectedRunShapeDB > 0, features.attackDB >= parameters.rejectedRunAttackDB,
+              features.risingBands >= parameters.runLikeBands, features.decayDB <= 0 else { return false }
+        return rejected.note(onset, levels: features.bandLevelsDB, bands: rules.bands,
+                             shapeDB: parameters.rejectedRunShapeDB, louderDB: parameters.runLouderDB)
     }
 
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
@@ -367,7 +386,7 @@ public final class ImpactDetector {
         let followsImpact = runs.continues(at: candidate.onset)
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
-        let (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
+        var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
                              followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact),
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
                                                             shapeDB: parameters.streamLikeShapeDB),
@@ -376,6 +395,10 @@ public final class ImpactDetector {
                                                                   shapeDB: parameters.clearLikeShapeDB),
                              modelProbability: model?.probability(features, flux: candidate.flux,
                                                                   evidence: candidate.evidence))
+        if case .rejected = verdict, endsRejectedRun(candidate.onset, features) {
+            verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
+            rule = .rejectedRun
+        }
         if let observer = candidateObserver {
             let last = BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands)
             observer(candidate.onset, features, candidate.flux, candidate.evidence,
@@ -390,7 +413,14 @@ public final class ImpactDetector {
             let kind = kinds.kind(of: features.bandLevelsDB, at: candidate.onset, speedingRun: speedingRun,
                                   otherwise: ruleKind)
             kinds.report(candidate.onset, levels: features.bandLevelsDB, kind: kind)
-            runs.report(candidate.onset, levels: features.bandLevelsDB)
+            if rule == .rejectedRun {
+                let gaps = rejected.gaps
+                runs.seed(candidate.onset, gap: gaps.last, previousGap: gaps.before, length: rejected.length,
+                          levels: features.bandLevelsDB)
+            } else {
+                runs.report(candidate.onset, levels: features.bandLevelsDB)
+            }
+            rejected.clear()
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))
