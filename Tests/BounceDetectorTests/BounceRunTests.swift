@@ -143,4 +143,61 @@ struct BounceRunTests {
         #expect(!off.onTime(at: rate * (190 + 81) / 1000) && !off.speedsUp(at: rate * (190 + 154) / 1000, pace: 0.98),
                 "no clock: no bounce is on time, and a lost bounce is not bridged")
     }
+
+    @Test("a run of two's third bounce is due 0.6–0.98 of its one gap on: not after one impact, nor in a longer run")
+    func thirdBounce() {
+        var drop = run()
+        drop.report(0)
+        #expect(!drop.third(at: rate * 150 / 1000, pace: 0.98), "one impact: no gap yet")
+        drop.report(rate * 180 / 1000)
+        #expect(drop.third(at: rate * (180 + 150) / 1000, pace: 0.98), "150 ms after a 180 ms gap")
+        #expect(!drop.third(at: rate * (180 + 180) / 1000, pace: 0.98), "the same gap again: not speeding up")
+        #expect(!drop.third(at: rate * (180 + 100) / 1000, pace: 0.98), "100 ms: under 0.6 of the gap")
+        drop.report(rate * (180 + 150) / 1000)
+        #expect(!drop.third(at: rate * (330 + 125) / 1000, pace: 0.98), "a run of three has its template and clock")
+    }
+
+    @Test("a run seeded from a rejected run is on its clock at once: its next bounce is due gap × r on")
+    func seeded() {
+        var drop = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08)
+        drop.seed(rate, gap: rate * 90 / 1000, previousGap: rate * 100 / 1000, length: 4, levels: SIMD8(repeating: -20))
+        #expect(drop.clockHeld && drop.length == 4)
+        #expect(drop.onTime(at: rate + rate * 81 / 1000) && drop.continues(at: rate + rate * 81 / 1000))
+        #expect(!drop.onTime(at: rate + rate * 90 / 1000))
+        #expect(drop.resembles(SIMD8(repeating: -22), bands: 7, shapeDB: 2, louderDB: 3))
+    }
+}
+
+@Suite("Rejected runs")
+struct RejectedRunTests {
+    private let rate: Int64 = 48000
+    private let ball = SIMD8<Float>(-20, -14, -10, -12, -18, -22, -25, 0)
+
+    /// Notes candidates at these times (ms), each `stepDB` quieter than the one before; the verdicts.
+    private func note(_ times: [Int64], length: Int = 4, stepDB: Float = -1, shapes: [SIMD8<Float>]? = nil) -> [Bool] {
+        var run = RejectedRun(length: length, longestGap: rate / 4, tolerance: 0.08)
+        return times.indices.map { i in
+            let levels = shapes?[i] ?? ball + SIMD8(repeating: stepDB * Float(i))
+            return run.note(rate * times[i] / 1000, levels: levels, bands: 7, shapeDB: 4, louderDB: 3)
+        }
+    }
+
+    @Test("four rejected candidates whose gaps shrink by one ratio (120, 100, 83 ms) are a ball; the fifth too")
+    func bouncingBall() {
+        #expect(note([0, 120, 220, 303, 372]) == [false, false, false, true, true])
+        var run = RejectedRun(length: 4, longestGap: rate / 4, tolerance: 0.08)
+        for ms: Int64 in [0, 120, 220, 303] { _ = run.note(rate * ms / 1000, levels: ball, bands: 7, shapeDB: 4, louderDB: 3) }
+        #expect(run.gaps.last == rate * 83 / 1000 && run.gaps.before == rate * 100 / 1000)
+    }
+
+    @Test("a steady rhythm, a ratio that does not hold, a gap over the longest, a louder or another sound: no ball")
+    func notABall() {
+        #expect(!note([0, 100, 200, 300, 400]).contains(true), "claps or steps: the same gap")
+        #expect(!note([0, 120, 220, 260]).contains(true), "0.83 then 0.4: no ball keeps so little of its speed")
+        #expect(!note([0, 300, 550, 760]).contains(true), "gaps over 250 ms")
+        #expect(!note([0, 120, 220, 303], stepDB: 4).contains(true), "each 4 dB louder than the last")
+        let other = SIMD8<Float>(-10, -25, -10, -25, -10, -25, -10, 0)
+        #expect(!note([0, 120, 220, 303], shapes: [ball, ball, ball, other]).contains(true), "another sound")
+        #expect(note([0, 120, 220], length: 3) == [false, false, true], "three will do when asked")
+    }
 }

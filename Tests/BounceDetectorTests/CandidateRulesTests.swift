@@ -176,6 +176,21 @@ struct CandidateRulesTests {
                                           likeness: .underWay)), "one band rising: a formant or a note")
     }
 
+    @Test("a run of two's third bounce, like its second where it is due, needs the second bounce's evidence only")
+    func runThird() {
+        var third = ball(attack: 11, snr: 30, decay: -1.5, risingBands: 2)
+        third.tonality = 0.68  // the ring of the first two bounces fills its lines
+        third.lineCoherence = 0.1
+        third.peakPersistence = 0.1
+        #expect(!isImpact(rules().verdict(third, evidence: .wholeBand, typicalAttackDB: 40)), "by timbre alone")
+        let decided = rules().decision(third, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true,
+                                       likeness: .third)
+        #expect(isImpact(decided.verdict) && decided.rule == .runThird && decided.rule.name == "third")
+        third.attackDB = 8
+        #expect(!isImpact(rules().verdict(third, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .third)), "it must clear the ring by 10 dB, as a second bounce")
+    }
+
     @Test("a candidate shaped like the stream's balls is a ball when it clears the room as they do, less 8 dB")
     func streamTemplate() {
         var faint = ball(attack: 11, snr: 4, decay: -4, risingBands: 2)

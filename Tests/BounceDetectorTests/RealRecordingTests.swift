@@ -25,9 +25,10 @@ struct RealRecordingTests {
         return (samples, onsets)
     }
 
-    private func detect(_ samples: [Float], rate: Int,
+    private func detect(_ samples: [Float], rate: Int, classifier: ImpactClassifier = ImpactClassifier(),
                         tune: (inout DetectorParameters) -> Void = { _ in }) throws -> [Impact] {
-        let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1), tune: tune)
+        let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1), classifier: classifier,
+                                          tune: tune)
         var impacts: [Impact] = []
         samples.withUnsafeBufferPointer { all in
             for start in stride(from: 0, to: all.count, by: 441) {
@@ -148,6 +149,40 @@ struct RealRecordingTests {
         let missed = onsets.filter { onset in !impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }
         #expect(missed.isEmpty, "missed bounces at \(missed) of \(onsets)")
         #expect(impacts.count == onsets.count)
+    }
+
+    @Test("""
+        a dropped ball whose timbre no rule takes (every score and the clear rule off, no stream template): its \
+        rejected bounces keep a bouncing ball's clock, so from the fourth on it is heard; without the rejected run, \
+        none is
+        """)
+    func droppedBallNobodyHeard() throws {
+        let clip = try RealRecordings.clip(table: true)
+        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
+        var time = 0.5, gap = 0.19, gain: Float = 1
+        for _ in 0..<15 {
+            events.append((time, clip, gain))
+            time += gap
+            gap *= 0.86
+            gain *= 0.9
+        }
+        let (samples, onsets) = scene(seconds: time + 0.5, rate: clip.rate, events: events)
+        var deaf = ImpactClassifier()
+        deaf.acceptance = 1.01
+        deaf.struckAcceptance = 1.01
+        deaf.clearAttackDB = 999
+        deaf.veryClearAttackDB = 999
+        func found(_ impacts: [Impact]) -> [Int] {
+            onsets.indices.filter { i in impacts.contains { abs($0.frame - Int64(onsets[i])) <= Int64(clip.rate / 500) } }
+        }
+        let heard = try detect(samples, rate: clip.rate, classifier: deaf) { $0.streamLikeShapeDB = 0 }
+        #expect(found(heard) == Array(3..<onsets.count), "found \(found(heard)) of \(onsets.count)")
+        #expect(heard.count == found(heard).count, "no false alarm")
+        let unheard = try detect(samples, rate: clip.rate, classifier: deaf) {
+            $0.streamLikeShapeDB = 0
+            $0.rejectedRunShapeDB = 0
+        }
+        #expect(unheard.isEmpty, "\(unheard.count) reported without the rejected run")
     }
 
     @Test("""
