@@ -25,6 +25,7 @@ import concurrent.futures as cf
 import json
 import os
 import subprocess
+import tempfile
 import sys
 
 import numpy as np
@@ -175,10 +176,13 @@ def main():
     ap.add_argument("--threshold", type=float, help="a peer's threshold (chosen on the tuning split)")
     ap.add_argument("--choose", action="store_true", help="try the peer's threshold grid (tuning split only)")
     ap.add_argument("--madmom-py", default=os.environ.get("MADMOM_PY", "/root/peer-venvs/madmom/bin/python"))
-    ap.add_argument("--out", default="/tmp/real_eval")
+    ap.add_argument("--out", help="where detections are written (default: a fresh folder per run for pongd, so "
+                                   "runs side by side never read each other's; /tmp/real_eval for the peers, a cache)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    if a.out is None:
+        a.out = tempfile.mkdtemp(prefix="real_eval-") if a.detector == "pongd" else "/tmp/real_eval"
     if a.choose:
         if a.split != "tune":
             ap.error("thresholds are chosen on the tuning split only")

@@ -11,6 +11,7 @@ import concurrent.futures as cf
 import csv
 import os
 import subprocess
+import tempfile
 import sys
 
 import mir_eval
@@ -29,9 +30,11 @@ def main():
     ap.add_argument("--corpus", default="/work/corpus")
     ap.add_argument("--tune", default="")
     ap.add_argument("--sets", default="dev,dev4,dev5,dev6,dev7")
-    ap.add_argument("--out", default="/tmp/tune_eval")
+    ap.add_argument("--out", help="where detections are written (default: a fresh folder per run, so runs side by "
+                                   "side never read each other's)")
     ap.add_argument("--candidates", action="store_true", help="also write --candidates CSVs")
     a = ap.parse_args()
+    a.out = a.out or tempfile.mkdtemp(prefix="tune_eval-")
     sets = a.sets.split(",")
     assert not any(s.startswith(("test", "long")) for s in sets), "held-out seeds are not for tuning"
     os.makedirs(a.out, exist_ok=True)
