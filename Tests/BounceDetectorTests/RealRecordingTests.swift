@@ -41,6 +41,21 @@ struct RealRecordingTests {
         return impacts
     }
 
+    /// A ball dropped on the table: `count` bounces of the real table recording from 0.5 s, the first `firstGap`
+    /// apart, each gap × `gapRatio` and each bounce × `gainRatio`; and when the last bounce starts plus a gap.
+    private func droppedBall(_ clip: RealRecordings.Clip, count: Int, firstGap: Double, gapRatio: Double,
+                             gainRatio: Float) -> (events: [(time: Double, clip: RealRecordings.Clip, gain: Float)], end: Double) {
+        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
+        var time = 0.5, gap = firstGap, gain: Float = 1
+        for _ in 0..<count {
+            events.append((time, clip, gain))
+            time += gap
+            gap *= gapRatio
+            gain *= gainRatio
+        }
+        return (events, time)
+    }
+
     @Test("a real table bounce and a real racket hit, each alone at 0, −15 and −30 dB: found once, to 0.5 ms, right kind",
           arguments: [true, false], [Float(0), -15, -30])
     func single(table: Bool, levelDB: Float) throws {
@@ -136,15 +151,8 @@ struct RealRecordingTests {
     @Test("a dropped ball: 15 real bounces from 190 ms apart, each gap and each bounce ×0.9, every one found to 2 ms")
     func droppedBall() throws {
         let clip = try RealRecordings.clip(table: true)
-        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
-        var time = 0.5, gap = 0.19, gain: Float = 1
-        for _ in 0..<15 {
-            events.append((time, clip, gain))
-            time += gap
-            gap *= 0.9
-            gain *= 0.9
-        }
-        let (samples, onsets) = scene(seconds: time + 0.5, rate: clip.rate, events: events)
+        let (events, end) = droppedBall(clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.9)
+        let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events)
         let impacts = try detect(samples, rate: clip.rate)
         let missed = onsets.filter { onset in !impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }
         #expect(missed.isEmpty, "missed bounces at \(missed) of \(onsets)")
@@ -158,15 +166,8 @@ struct RealRecordingTests {
         """)
     func droppedBallNobodyHeard() throws {
         let clip = try RealRecordings.clip(table: true)
-        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
-        var time = 0.5, gap = 0.19, gain: Float = 1
-        for _ in 0..<15 {
-            events.append((time, clip, gain))
-            time += gap
-            gap *= 0.86
-            gain *= 0.9
-        }
-        let (samples, onsets) = scene(seconds: time + 0.5, rate: clip.rate, events: events)
+        let (events, end) = droppedBall(clip, count: 15, firstGap: 0.19, gapRatio: 0.86, gainRatio: 0.9)
+        let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events)
         var deaf = ImpactClassifier()
         deaf.acceptance = 1.01
         deaf.struckAcceptance = 1.01
@@ -192,15 +193,8 @@ struct RealRecordingTests {
         """)
     func droppedBallInALiveRoom() throws {
         let clip = try RealRecordings.clip(table: true)
-        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
-        var time = 0.5, gap = 0.2, gain: Float = 1
-        for _ in 0..<17 {
-            events.append((time, clip, gain))
-            time += gap
-            gap *= 0.9
-            gain *= 0.81
-        }
-        var (samples, onsets) = scene(seconds: time + 0.5, rate: clip.rate, events: events)
+        let (events, end) = droppedBall(clip, count: 17, firstGap: 0.2, gapRatio: 0.9, gainRatio: 0.81)
+        var (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events)
         addRoom(to: &samples, rate: clip.rate, events: events, clip: clip, rt60: 0.8, tailDB: -10)
         // Without the run's template (`runLikeShapeDB`, `runLikeFirstSeconds`) the last two are missed.
         let impacts = try detect(samples, rate: clip.rate)
@@ -218,15 +212,8 @@ struct RealRecordingTests {
                                     tune: (inout DetectorParameters) -> Void = { _ in }) throws
         -> (found: Int, reported: Int, bounces: Int) {
         let clip = try RealRecordings.clip(table: true)
-        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
-        var time = 0.5, gap = 0.2, gain: Float = 1
-        for _ in 0..<18 {
-            events.append((time, clip, gain))
-            time += gap
-            gap *= gapRatio
-            gain *= 0.82
-        }
-        var (samples, onsets) = scene(seconds: time + 0.5, rate: clip.rate, events: events, noisePeak: 0.0015)
+        let (events, end) = droppedBall(clip, count: 18, firstGap: 0.2, gapRatio: gapRatio, gainRatio: 0.82)
+        var (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events, noisePeak: 0.0015)
         addRoom(to: &samples, rate: clip.rate, events: events, clip: clip, rt60: rt60, tailDB: tailDB)
         let impacts = try detect(samples, rate: clip.rate, tune: tune)
         let found = onsets.filter { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }
