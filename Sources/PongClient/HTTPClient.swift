@@ -29,12 +29,17 @@ public enum HTTPClient {
         return min(seconds, 3600)
     }
 
+    /// The whole reply did not come within the `timeout` given to `send` (its connection was closed then).
+    public struct TimedOut: Error, Sendable {}
+
     /// Sends `method path` to `host:port` on `loop`: `json` as an `application/json` body, or `body` as it is (with
     /// only the `headers` given); `token` as a bearer token; from the local address `source` when given. `Host` is
-    /// `host:port` unless `headers` names one.
+    /// `host:port` unless `headers` names one. With a `timeout`, a reply not complete that long after the call fails
+    /// with `TimedOut` and its connection is closed (connecting included), so a silent server holds nothing.
     public static func send(_ method: String, _ path: String, json: String? = nil, body: [UInt8]? = nil,
                             token: String? = nil, headers: [(String, String)] = [], host: String, port: Int,
-                            from source: String? = nil, on loop: any EventLoop) -> EventLoopFuture<Reply> {
+                            from source: String? = nil, timeout: TimeAmount? = nil,
+                            on loop: any EventLoop) -> EventLoopFuture<Reply> {
         let promise = loop.makePromise(of: Reply.self)
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: path)
         if !headers.contains(where: { $0.0.lowercased() == "host" }) {
@@ -49,7 +54,7 @@ public enum HTTPClient {
         let request = head
         var bootstrap = ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connectTimeout(.seconds(10))
+            .connectTimeout(min(timeout ?? .seconds(10), .seconds(10)))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
@@ -69,6 +74,13 @@ public enum HTTPClient {
             case .failure(let error):
                 promise.fail(error)
             }
+        }
+        if let timeout {
+            let deadline = loop.scheduleTask(in: timeout) {
+                promise.fail(TimedOut())
+                connect.whenSuccess { $0.close(promise: nil) }
+            }
+            promise.futureResult.whenComplete { _ in deadline.cancel() }
         }
         return promise.futureResult
     }

@@ -10,8 +10,12 @@ package struct ClusterConfiguration: Sendable {
     package var renewInterval: Duration = .milliseconds(1500)
     /// Most sessions adopted per check (a dead node's sessions are shared among the survivors).
     package var adoptionBatch = 50
-    /// How long a forwarded HTTP call may take on the owner.
+    /// How long a forwarded HTTP call may take on the owner (connecting included); then its connection is closed
+    /// and the caller gets 503 `session_unavailable`.
     package var forwardTimeout: Duration = .seconds(10)
+    /// Most forwarded calls (each one outbound connection) open on this node at once; beyond them a call that
+    /// should be forwarded gets 503 `server_busy` with `Retry-After: 1`.
+    package var maxForwards = 256
 
     package init(nodeURL: String? = nil) { self.nodeURL = nodeURL }
 }

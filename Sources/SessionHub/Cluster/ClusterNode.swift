@@ -19,6 +19,8 @@ package final class ClusterNode: @unchecked Sendable {
     /// Where the lease is renewed and ownership checked, one check at a time.
     let queue = DispatchQueue(label: "pongd.cluster")
     private let timer: NIOLockedValueBox<(any DispatchSourceTimer)?> = NIOLockedValueBox(nil)
+    /// Forwarded calls open now (`HubRouter.forward`), at most `configuration.maxForwards`.
+    private let forwards = NIOLockedValueBox(0)
 
     init(id: String, url: String, ownership: any SessionOwnershipStore, configuration: ClusterConfiguration) {
         self.id = id
@@ -96,4 +98,19 @@ package final class ClusterNode: @unchecked Sendable {
         case .dashboard: return "\(base)/sessions/\(code.value)/dashboard"
         }
     }
+
+    /// Takes one of the `maxForwards` slots for a forwarded call; false when every one is taken.
+    func beginForward() -> Bool {
+        forwards.withLockedValue { open in
+            guard open < configuration.maxForwards else { return false }
+            open += 1
+            return true
+        }
+    }
+
+    /// Gives back a slot `beginForward` took (the call was answered, failed or timed out).
+    func endForward() { forwards.withLockedValue { $0 -= 1 } }
+
+    /// Forwarded calls open now.
+    var openForwards: Int { forwards.withLockedValue { $0 } }
 }

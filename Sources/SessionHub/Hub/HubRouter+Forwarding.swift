@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PongClient
@@ -19,49 +18,53 @@ extension HubRouter {
     /// Sends `request` to the owner node at `owner` (an `http://HOST:PORT` origin) and relays its status, body,
     /// `Content-Type` and `relayedHeaders` (this node adds its own CORS and security headers). The phone's address goes
     /// along in `X-Forwarded-For` (the owner believes it only from a `--trusted-proxy`), `Origin` does not (this node
-    /// checked it). An owner that cannot be reached, or that takes longer than the forward timeout: 503
-    /// `session_unavailable` with `Retry-After: 1`.
+    /// checked it). An owner that cannot be reached, or whose whole answer has not come within `forwardTimeout`: 503
+    /// `session_unavailable` with `Retry-After: 1`, and the connection to it is closed then. Each call holds one of
+    /// the node's `maxForwards` slots until it is answered: with none free, 503 `server_busy` with `Retry-After: 1`.
     func forward(_ request: HTTPRequest, to owner: String, reply: Reply) {
-        guard request.headers[Self.forwardedByHeader] == nil, let components = URLComponents(string: owner),
-              components.scheme == "http", let host = components.host
+        guard request.headers[Self.forwardedByHeader] == nil, let cluster = hub.cluster,
+              let components = URLComponents(string: owner), components.scheme == "http", let host = components.host
         else { return reply.send(.error(.sessionUnavailable, retryAfter: 1)) }
+        guard cluster.beginForward() else {
+            hub.logger.warning("too many forwarded calls open", metadata: [
+                "node.url": "\(owner)", "http.path": "\(request.path)",
+                "forwards.max": "\(cluster.configuration.maxForwards)",
+            ])
+            return reply.send(.error(.serverBusy, retryAfter: 1))
+        }
         var headers: [(String, String)] = [
-            (Self.forwardedByHeader, hub.cluster?.url ?? "unknown"),
+            (Self.forwardedByHeader, cluster.url),
             ("X-Forwarded-For", request.remoteAddress),
         ]
         for name in ["authorization", "content-type"] {
             if let value = request.headers[name] { headers.append((name, value)) }
         }
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let timeout = hub.cluster?.configuration.forwardTimeout ?? .seconds(10)
+        let (seconds, attoseconds) = cluster.configuration.forwardTimeout.components
+        let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let answer = HTTPClient.send(request.method, request.uri, body: request.body.isEmpty ? nil : request.body,
-                                     headers: headers, host: host, port: components.port ?? 80, on: loop)
+                                     headers: headers, host: host, port: components.port ?? 80, timeout: timeout,
+                                     on: MultiThreadedEventLoopGroup.singleton.next())
         hub.metrics.forwarded()
         let logger = hub.logger
-        // The first of the answer and the deadline replies.
-        let replied = NIOLockedValueBox(false)
-        let once: @Sendable (HTTPResponse) -> Void = { response in
-            guard replied.withLockedValue({ done in defer { done = true }; return !done }) else { return }
-            reply.send(response)
-        }
-        let unavailable: @Sendable () -> Void = {
-            logger.warning("cannot forward a request to the session's owner", metadata: [
-                "node.url": "\(owner)", "http.path": "\(request.path)",
-            ])
-            once(.error(.sessionUnavailable, retryAfter: 1))
-        }
-        let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
-            + timeout.components.attoseconds / 1_000_000_000), unavailable)
         answer.whenComplete { result in
-            deadline.cancel()
-            guard case .success(let relayed) = result else { return unavailable() }
+            cluster.endForward()
+            let relayed: HTTPClient.Reply
+            switch result {
+            case .success(let answer):
+                relayed = answer
+            case .failure(let error):
+                logger.warning("cannot forward a request to the session's owner", metadata: [
+                    "node.url": "\(owner)", "http.path": "\(request.path)", "error": "\(error)",
+                ])
+                return reply.send(.error(.sessionUnavailable, retryAfter: 1))
+            }
             var response = HTTPResponse(status: relayed.status,
                                         contentType: relayed.headers.first(name: "content-type") ?? "application/json",
                                         body: relayed.body)
             for name in Self.relayedHeaders {
                 if let value = relayed.headers.first(name: name) { response.headers.append((name, value)) }
             }
-            once(response)
+            reply.send(response)
         }
     }
 }
