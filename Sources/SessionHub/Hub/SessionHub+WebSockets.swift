@@ -30,20 +30,19 @@ extension SessionHub: WebSocketRoute {
         guard let code = SessionCode(userInput: endpoint.sessionCode) else {
             return refuse(connection, .sessionNotFound, close: .sessionEnded)
         }
-        if let live = session(code) { return attach(connection, to: live, token: token) }
+        if let live = session(code) { attach(connection, to: live, token: token); return }
         guard let cluster else { return refuseUnknown(connection) }
         // Several nodes: the store says where the session lives (a read: off the event loop). What the phone sends
         // meanwhile (its `hello`) waits, and reaches the session once the socket is attached.
         locatingSockets.withLockedValue { $0[connection.id] = [] }
         worker.async {
-            switch self.locate(code) {
-            case .here(let live):
-                self.attach(connection, to: live, token: token)
-                for text in self.locatingSockets.withLockedValue({ $0.removeValue(forKey: connection.id) }) ?? [] {
-                    self.received(text: text, from: connection)
-                }
+            let location = self.locate(code)
+            if case .here(let live) = location { return self.located(connection, at: live, token: token) }
+            self.locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
+            switch location {
+            case .here:
+                break
             case .elsewhere(let url):
-                self.locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
                 let moved = CloseCode.moved(to: ClusterNode.socketURL(code: code, role: endpoint.role, at: url))
                 self.logger.debug("socket sent to the session's owner", metadata: [
                     "session.code": "\(code)", "node.id": "\(cluster.id)", "close.reason": "\(moved.reason)",
@@ -59,17 +58,43 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
-    /// Keeps a text message of a socket whose session is being located (at most `maxHeldWhileLocating`; more are
-    /// dropped: a phone sends one `hello` and waits for `welcome`).
-    private func holdWhileLocating(_ text: [UInt8], from connection: WebSocketConnection) {
-        locatingSockets.withLockedValue { held in
-            guard var messages = held[connection.id], messages.count < Self.maxHeldWhileLocating else { return }
-            messages.append(text)
-            held[connection.id] = messages
+    /// The session of a socket being located is here: attaches the socket and hands it what it sent meanwhile, in
+    /// order, before anything it sends next (the held messages are submitted under the lock `received` checks
+    /// first). A socket closed meanwhile (its entry gone: `closed`, or `hold`'s 4008) is not attached.
+    private func located(_ connection: WebSocketConnection, at live: LiveSession, token: AccessToken) {
+        locatingSockets.withLockedValue { locating in
+            guard let held = locating.removeValue(forKey: connection.id),
+                  attach(connection, to: live, token: token) else { return }
+            for text in held { submit(text, from: connection, to: live) }
         }
     }
 
-    /// Most text messages kept per socket while its session is located.
+    /// Keeps a text message of a socket whose session is being located; true when it was (the socket is being
+    /// located). Beyond `maxHeldWhileLocating` messages the socket is closed with 4008 (a phone sends one `hello`
+    /// and waits for `welcome`): a socket's wait holds at most that many.
+    private func hold(_ text: [UInt8], from connection: WebSocketConnection) -> Bool {
+        let kept: Bool? = locatingSockets.withLockedValue { locating in
+            guard var messages = locating[connection.id] else { return nil }
+            guard messages.count < Self.maxHeldWhileLocating else {
+                locating[connection.id] = nil
+                return false
+            }
+            messages.append(text)
+            locating[connection.id] = messages
+            return true
+        }
+        guard let kept else { return false }
+        if !kept {
+            logger.info("socket refused", metadata: [
+                "socket.path.code": "\(connection.endpoint.sessionCode)", "close.code": "\(CloseCode.flooded.code)",
+                "held.messages": "\(Self.maxHeldWhileLocating)",
+            ])
+            connection.close(code: CloseCode.flooded.code, reason: CloseCode.flooded.reason)
+        }
+        return true
+    }
+
+    /// Most text messages kept per socket while its session is located; one more closes the socket with 4008.
     static let maxHeldWhileLocating = 4
 
     /// An unknown code: 4000, or 4129 once the address's budget is spent.
@@ -81,13 +106,15 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
-    /// A socket of a live session here, its token checked: counted, bound, and handed to the session.
-    private func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken) {
+    /// A socket of a live session here, its token checked: counted, bound, and handed to the session; false when
+    /// refused (its user holds `maxSocketsPerUser`).
+    @discardableResult
+    private func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken) -> Bool {
         let endpoint = connection.endpoint
         let code = live.code
         guard userSockets.withLockedValue({ $0.opened(connection.id, user: token.userId) }) else {
             refuse(connection, .tooManyConnections, close: .tooManySockets)
-            return
+            return false
         }
         bind(socket: connection.id, to: live)
         metrics.socket(+1)
@@ -104,11 +131,17 @@ extension SessionHub: WebSocketRoute {
             case .unknown, .live, .remote, .moving, .storeDown: return dashboard ? (.sessionNotFound, .sessionEnded) : nil
             }
         }
+        return true
     }
 
     package func received(text: [UInt8], from connection: WebSocketConnection) {
         metrics.message(binary: false)
-        guard let live = sessionOf(socket: connection.id) else { return holdWhileLocating(text, from: connection) }
+        guard !hold(text, from: connection), let live = sessionOf(socket: connection.id) else { return }
+        submit(text, from: connection, to: live)
+    }
+
+    /// Decodes a text message of a socket attached to `live` and hands it to the session's queue.
+    private func submit(_ text: [UInt8], from connection: WebSocketConnection, to live: LiveSession) {
         guard !handingOver.load(ordering: .relaxed) else { return }
         let message: ClientMessage
         do {
@@ -141,8 +174,10 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func closed(_ connection: WebSocketConnection) {
-        userSockets.withLockedValue { $0.closed(connection.id) }
+        // The locating entry first: either `located` sees it gone and attaches nothing, or it attached under that
+        // lock and the socket is counted and bound by now.
         locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
+        userSockets.withLockedValue { $0.closed(connection.id) }
         guard let live = sessionOf(socket: connection.id, unbinding: true) else { return }
         metrics.socket(-1)
         live.detach(connection)
