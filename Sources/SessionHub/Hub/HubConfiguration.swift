@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PongWire
 
 /// Settings of a running hub; `pongd serve` fills them from flags and the environment.
 package struct HubConfiguration: Sendable {
@@ -59,6 +60,12 @@ package struct HubConfiguration: Sendable {
     /// start-up) and of ID tokens' times (`IDTokenVerifier`); tests inject one to step past the idle timeout or
     /// an expiry without waiting.
     package var wallClock: @Sendable () -> Date = { Date() }
+    /// Draws a new session's code (`POST /sessions`; nil: none could be drawn), uniformly from the system's random
+    /// generator; tests inject a script to make a code collide with one another node stored.
+    package var drawCode: @Sendable () -> SessionCode? = {
+        var random = SystemRandomNumberGenerator()
+        return SessionCode.generate(using: &random, avoiding: [])
+    }
     /// A folder to serve the web client from (`pongd serve --web-root`, for editing the pages without a rebuild);
     /// nil: the copy built into the binary's resources (docs/WEB.md).
     package var webRoot: String?

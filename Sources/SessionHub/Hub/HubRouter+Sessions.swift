@@ -21,10 +21,14 @@ extension HubRouter {
             // A purged guest's token (its user is gone) is no longer valid.
             guard let accountName = try hub.store.user(id: token.userId)?.name else { throw StoreError.notFound }
             hostName = profileName ?? accountName
-            code = try storeNewSession(reserved, host: token.userId, settings: settings)
         } catch {
             hub.quotas.userSessions.withLockedValue { $0.remove(reserved) }
             throw error == .notFound ? .invalidToken : storeFailure(error)
+        }
+        do throws(StoreError) {
+            code = try storeNewSession(reserved, host: token.userId, settings: settings)
+        } catch {
+            throw error == .notFound ? .invalidToken : storeFailure(error)  // it released every code it drew
         }
         let (state, actions) = SessionState.create(
             code: code, host: SessionState.Host(userId: token.userId, name: hostName), game: settings, now: .now,
@@ -38,7 +42,7 @@ extension HubRouter {
 
     /// Stores the new session under its reserved `code`, drawing another code (up to 3 times) when another node
     /// stored one with it first: the store's key is the only judge across nodes. The code stored; on an error, no
-    /// code drawn here stays reserved.
+    /// code reserved here (`code` included) stays reserved.
     private func storeNewSession(_ code: SessionCode, host: UserID, settings: GameSettings) throws(StoreError)
         -> SessionCode
     {
