@@ -297,15 +297,9 @@ public final class ImpactDetector {
             index += 1
         }
         let noiseSamples = max(1, parameters.samples(parameters.noiseSeconds))
-        var noise: Float = 0
-        index = onset - Int64(noiseSamples)
-        while index < onset {
-            noise += highPassed[index] * highPassed[index]
-            index += 1
-        }
+        let noise = FeatureExtractor.energy(highPassed, from: onset - Int64(noiseSamples), count: noiseSamples)
         holdOffs.saveBeforeWeak()
-        commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: (noise / Float(noiseSamples)).squareRoot(),
-                               evidence: .bandRise))
+        commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: noise.squareRoot(), evidence: .bandRise))
     }
 
     /// Whether the ring's prediction error may time or trigger a bounce at `frame`: in a run long enough

@@ -205,7 +205,8 @@ struct FeatureExtractor {
             flatnessDB: min(0, flatness))
     }
 
-    private static func energy(_ ring: SampleRing, from start: Int64, count: Int) -> Float {
+    /// Mean power of `count` samples of `ring` from `start`.
+    static func energy(_ ring: SampleRing, from start: Int64, count: Int) -> Float {
         var sum: Float = 0
         for i in 0..<Int64(count) {
             let y = ring[start + i]

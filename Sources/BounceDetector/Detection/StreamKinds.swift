@@ -24,14 +24,13 @@ struct StreamKinds {
         var memory: Int
     }
 
-    /// One kind's running mean shape.
+    /// One kind's template: the running mean of its impacts' band levels (`StreamTypicals.teach`).
     struct Template {
-        var shape = SIMD8<Float>.zero
+        var levels = SIMD8<Float>.zero
         var count = 0
 
-        mutating func learn(_ newShape: SIMD8<Float>, memory: Int) {
-            count += 1
-            shape += (newShape - shape) / Float(min(count, max(memory, 1)))
+        mutating func learn(_ ball: SIMD8<Float>, memory: Int) {
+            StreamTypicals.teach(&levels, &count, ball, memory: memory)
         }
     }
 
@@ -60,8 +59,9 @@ struct StreamKinds {
               otherwise: ImpactKind) -> ImpactKind {
         guard settings.pause > 0 else { return otherwise }
         if racket.count > 0, table.count > 0 {
-            let shape = shape(levels)
-            let toRacket = distance(shape, racket.shape), toTable = distance(shape, table.shape)
+            // The shapes' distance, whatever the level (a level is no evidence of a kind).
+            let toRacket = BounceRun.difference(levels, from: racket.levels, bands: bands).spread
+            let toTable = BounceRun.difference(levels, from: table.levels, bands: bands).spread
             if abs(toRacket - toTable) >= settings.marginDB { return toRacket < toTable ? .racket : .table }
         }
         return prior(at: onset, speedingRun: speedingRun) ?? otherwise
@@ -93,10 +93,9 @@ struct StreamKinds {
             lastGap = gap
             lastKind = kind
         }
-        let shape = shape(levels)
         if gap >= settings.pause {
             place = 1
-            opening = (1, SIMD3(onset, 0, 0), shape, .zero)
+            opening = (1, SIMD3(onset, 0, 0), levels, .zero)
             return
         }
         place += 1
@@ -104,37 +103,17 @@ struct StreamKinds {
         case 1:
             opening.count = 2
             opening.onsets[1] = onset
-            opening.second = shape
+            opening.second = levels
         case 2:
             opening.count = 3
             let first = opening.onsets[1] - opening.onsets[0], second = onset - opening.onsets[1]
             if settings.serveBounce.contains(first), second > first {
                 racket.learn(opening.first, memory: settings.memory)
                 table.learn(opening.second, memory: settings.memory)
-                table.learn(shape, memory: settings.memory)
+                table.learn(levels, memory: settings.memory)
             }
         default:
             break
         }
-    }
-
-    /// Band levels less their mean over the bands in use (a level is no evidence of a kind: only the shape is).
-    private func shape(_ levels: SIMD8<Float>) -> SIMD8<Float> {
-        var sum: Float = 0, finite = 0
-        for band in 0..<bands where levels[band].isFinite {
-            sum += levels[band]
-            finite += 1
-        }
-        let mean = sum / Float(max(finite, 1))
-        var shape = SIMD8<Float>.zero
-        for band in 0..<bands where levels[band].isFinite { shape[band] = levels[band] - mean }
-        return shape
-    }
-
-    /// RMS difference over the bands in use (dB).
-    private func distance(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> Float {
-        var sum: Float = 0
-        for band in 0..<bands { sum += (a[band] - b[band]) * (a[band] - b[band]) }
-        return (sum / Float(max(bands, 1))).squareRoot()
     }
 }

@@ -54,9 +54,11 @@ struct StreamTypicals {
 
     /// A plain mean of a template's first ten balls, then a running mean over about ten (−∞ lanes, bands the rate
     /// lacks or a silent band, are left as they are).
-    private static func teach(_ template: inout SIMD8<Float>, _ count: inout Int, _ ball: SIMD8<Float>) {
+    /// Teaches a template of band levels one more ball: a plain mean of the first `memory`, then a running mean over
+    /// about `memory` (lanes not finite are left as they were).
+    static func teach(_ template: inout SIMD8<Float>, _ count: inout Int, _ ball: SIMD8<Float>, memory: Int = 10) {
         count += 1
-        let weight = max(0.1, 1 / Float(count))
+        let weight = max(1 / Float(max(memory, 1)), 1 / Float(count))
         for band in 0..<8 where ball[band].isFinite {
             template[band] += weight * (ball[band] - template[band])
         }

@@ -39,8 +39,7 @@ extension HubRouter {
         for name in ["authorization", "content-type"] {
             if let value = request.headers[name] { headers.append((name, value)) }
         }
-        let (seconds, attoseconds) = cluster.configuration.forwardTimeout.components
-        let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let timeout = TimeAmount(cluster.configuration.forwardTimeout)
         let answer = HTTPClient.send(request.method, request.uri, body: request.body.isEmpty ? nil : request.body,
                                      headers: headers, host: host, port: components.port ?? 80, timeout: timeout,
                                      on: MultiThreadedEventLoopGroup.singleton.next())
