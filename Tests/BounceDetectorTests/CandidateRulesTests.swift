@@ -229,6 +229,17 @@ struct CandidateRulesTests {
         #expect(!typicals.resembles(racket, bands: 7, shapeDB: 2.5), "one template: the racket hit is unlike the bounces")
     }
 
+    @Test("at a rate with four onset bands (16 kHz: the lanes past them are −∞) the two kinds' templates still split")
+    func streamTypicalsFewerBands() {
+        var two = StreamTypicals(warmStart: true, templates: 2, bands: 4)
+        let bounce = SIMD8<Float>(-40, -34, -30, -28, -.infinity, -.infinity, -.infinity, -.infinity)
+        let hit = SIMD8<Float>(-28, -34, -46, -58, -.infinity, -.infinity, -.infinity, -.infinity)
+        for ball in [bounce, bounce, hit, hit] { two.learn(attackDB: 15, flux: 40, levels: ball) }
+        // Compared over seven bands the −∞ lanes made every distance NaN: the hit was averaged into the bounces'.
+        #expect(two.resemblesEitherKind(hit - SIMD8(repeating: 8), bands: 4, shapeDB: 2.5))
+        #expect(two.resemblesEitherKind(bounce + SIMD8(repeating: 5), bands: 4, shapeDB: 2.5))
+    }
+
     @Test("a clear onset shaped unlike the stream's balls must show a ball's timbre")
     func clearButUnlike() {
         var clap = ball(attack: 35, snr: 20, decay: -8, risingBands: 7)

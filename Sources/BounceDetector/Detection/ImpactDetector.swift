@@ -102,7 +102,8 @@ public final class ImpactDetector {
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
         model = parameters.candidateModel && bands.bands >= CandidateModel.bandCount ? CandidateModel() : nil
-        typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates)
+        typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates,
+                                  bands: bands.bands)
         kinds = StreamKinds(settings: StreamKinds.Settings(
             pause: Int64(parameters.samples(parameters.kindPauseSeconds)),
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(

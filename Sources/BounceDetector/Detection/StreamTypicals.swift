@@ -27,9 +27,13 @@ struct StreamTypicals {
     /// See `kindLevels` (dB).
     static let splitDB: Float = 3
 
-    init(warmStart: Bool, templates: Int = 1) {
+    /// Onset bands at this rate (`OnsetBands`): the lanes past them are −∞ and no shape is compared there.
+    let bands: Int
+
+    init(warmStart: Bool, templates: Int = 1, bands: Int = 7) {
         self.warmStart = warmStart
         self.templates = templates
+        self.bands = min(max(bands, 1), 8)
     }
 
     /// Learns from a reported ball. Each ball teaches the typical attack: a plain mean over the first balls (the
@@ -42,10 +46,10 @@ struct StreamTypicals {
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
         Self.teach(&levels, &levelBalls, ballLevels)
-        let toFirst = BounceRun.difference(ballLevels, from: kindLevels, bands: 7).spread
+        let toFirst = BounceRun.difference(ballLevels, from: kindLevels, bands: bands).spread
         if kindBalls == 0 || otherBalls == 0 && toFirst <= Self.splitDB {
             Self.teach(&kindLevels, &kindBalls, ballLevels)
-        } else if otherBalls == 0 || BounceRun.difference(ballLevels, from: otherLevels, bands: 7).spread < toFirst {
+        } else if otherBalls == 0 || BounceRun.difference(ballLevels, from: otherLevels, bands: bands).spread < toFirst {
             Self.teach(&otherLevels, &otherBalls, ballLevels)
         } else {
             Self.teach(&kindLevels, &kindBalls, ballLevels)
