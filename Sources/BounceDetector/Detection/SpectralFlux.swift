@@ -53,16 +53,16 @@ struct SpectralFlux {
         // The first hops only learn the background, as a plain running mean.
         let learning = warmHops < warmUpHops
         let rate = learning ? Float(1) / Float(warmHops + 1) : adapt
-        // Log power, eight bins at a time (the FFT's interleaved pairs split into real and imaginary lanes).
+        // Log power, eight bins at a time.
+        fft.powers(from: lower, count: count, into: current)
         var i = 0
         while i + 8 <= count {
-            let pairs = UnsafeRawPointer(fft.output + 2 * (lower + i)).loadUnaligned(as: SIMD16<Float>.self)
-            let power = pairs.evenHalf * pairs.evenHalf + pairs.oddHalf * pairs.oddHalf
-            UnsafeMutableRawPointer(current + i).storeBytes(of: fastLog(power + 1e-10), as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(current + i).storeBytes(of: fastLog(Self.load(current + i) + 1e-10),
+                                                            as: SIMD8<Float>.self)
             i += 8
         }
         while i < count {
-            current[i] = fastLog(fft.power(lower + i) + 1e-10)
+            current[i] = fastLog(current[i] + 1e-10)
             i += 1
         }
         // Each band bin's rise over its reference (the older frame's bin and neighbours) and its floor plus the
