@@ -143,6 +143,7 @@ enum DetectorTuning {
         "applauseattack": parameter(\.applauseAttackDB),
         "applausespeed": parameter(\.applauseSpeedUp),
         "applausealive": parameter(\.applauseAlivePeriods),
+        "applauseclearer": parameter(\.applauseClearerDB),
         "applauseskips": parameter(\.applauseSkips),
         "applauserun": parameter(\.applauseRunPace),
         "slike": parameter(\.streamLikeShapeDB),

@@ -55,9 +55,10 @@ struct ApplauseTrainTests {
     }
 
     /// Onsets (s) the detector reports in `scene`, the applause rule on or off.
-    private func reported(_ scene: [Float], applause: Bool) throws -> [Double] {
+    private func reported(_ scene: [Float], applause: Bool, clearerDB: Float? = nil) throws -> [Double] {
         let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1)) { p in
             if !applause { p.applauseTolerance = 0 }
+            if let clearerDB { p.applauseClearerDB = clearerDB }
         }
         var times: [Double] = []
         scene.withUnsafeBufferPointer { detector.process($0) { times.append($0.time) } }
@@ -95,5 +96,20 @@ struct ApplauseTrainTests {
         ])
         let times = try reported(scene, applause: true).map { ($0 * 10).rounded() / 10 }
         #expect(times.first == 0.5 && times.last == 1.3, "\(times)")
+    }
+
+    @Test("a serve struck 0.2 s after faint applause, far sharper than its claps, is reported (with the sharpness check off: not)")
+    func sharperThanTheClaps() throws {
+        let claps = [0.5, 0.79, 1.07, 1.37, 1.65, 1.93, 2.22]
+        var events = claps.enumerated().map {
+            ($1, ImpactSignals.impact(table: $0 % 2 == 0, rate: 48000, amplitude: 0.01))
+        }
+        events.append((2.42, ImpactSignals.impact(table: false, rate: 48000, amplitude: 0.3)))
+        let scene = ImpactSignals.scene(seconds: 3.5, rate: 48000, events: events)
+        let serve = { (times: [Double]) in times.contains { abs($0 - 2.42) < 0.002 } }
+        let with = try reported(scene, applause: true)
+        #expect(serve(with), "\(with)")
+        let without = try reported(scene, applause: true, clearerDB: 0)
+        #expect(!serve(without), "\(without)")
     }
 }

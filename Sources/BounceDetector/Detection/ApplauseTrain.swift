@@ -21,6 +21,8 @@ struct ApplauseTrain {
     /// Sounds a train may skip between two of its claps (another person's claps; `capacity` − 4 at most).
     let skips: Int
     private var onsets = SIMD8<Int64>(repeating: .min)
+    /// Their attacks (dB; −∞ = none).
+    private var attacks = SIMD8<Float>(repeating: -.infinity)
     private var aliveUntil: Int64 = .min
 
     init(periodSamples: ClosedRange<Int64>, tolerance: Double, speedUp: Double, alivePeriods: Double, skips: Int) {
@@ -31,9 +33,13 @@ struct ApplauseTrain {
         self.skips = min(max(skips, 0), Self.capacity - 4)
     }
 
-    /// Notes an impulsive sound at `frame` (frames never go back) and returns whether it is applause: the fourth of
-    /// a clapping train among the sounds noted before, or within the applause a train started.
-    mutating func note(_ frame: Int64) -> Bool {
+    /// The sharpest attack (dB) among the impulsive sounds remembered (−∞ before any): a sound far sharper than every
+    /// clap of the applause around it is something else (a serve struck by the phone while a crowd claps further off).
+    var loudestAttackDB: Float { attacks.max() }
+
+    /// Notes an impulsive sound at `frame` (frames never go back) with its attack (dB) and returns whether it is
+    /// applause: the fourth of a clapping train among the sounds noted before, or within the applause a train started.
+    mutating func note(_ frame: Int64, attackDB: Float = 0) -> Bool {
         let applauding = frame <= aliveUntil
         // A sound that goes on speeding up the sounds just before it is a ball bouncing on, whatever train a few of
         // them might also make.
@@ -41,8 +47,12 @@ struct ApplauseTrain {
         if !bouncing, let period = train(endingAt: frame) {
             aliveUntil = max(aliveUntil, frame + Int64((Double(period) * alivePeriods).rounded()))
         }
-        for lane in 0..<(Self.capacity - 1) { onsets[lane] = onsets[lane + 1] }
+        for lane in 0..<(Self.capacity - 1) {
+            onsets[lane] = onsets[lane + 1]
+            attacks[lane] = attacks[lane + 1]
+        }
         onsets[Self.capacity - 1] = frame
+        attacks[Self.capacity - 1] = attackDB
         return !bouncing && (applauding || frame <= aliveUntil)
     }
 

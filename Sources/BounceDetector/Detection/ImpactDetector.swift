@@ -420,10 +420,15 @@ public final class ImpactDetector {
             rule = .rejectedRun
         }
         // A candidate due in the stream's run of impacts (a ball bouncing on, whatever rule its timbre passed) is
-        // never applause: a train may skip sounds, and a dropped ball's every other bounce can keep a steady beat.
+        // applause only when it comes late for a ball bouncing on (`slowsInApplause`): a train may skip sounds, and a
+        // dropped ball's every other bounce can keep a steady beat, but claps that started a run go on at their pace.
+        // …nor one far sharper than every clap around it (`applauseClearerDB`).
+        let sharper = parameters.applauseClearerDB > 0
+            && features.attackDB >= applause.loudestAttackDB + parameters.applauseClearerDB
         let applauding = isImpulsiveForApplause(features, rule)
-            ? applause.note(candidate.onset) : applause.applauding(at: candidate.onset)
-        if applauding, rule.yieldsToApplause && !followsImpact || followsImpact && slowsInApplause(candidate.onset) {
+            ? applause.note(candidate.onset, attackDB: features.attackDB) : applause.applauding(at: candidate.onset)
+        if applauding, !sharper, case .impact = verdict,
+           rule.yieldsToApplause && !followsImpact || followsImpact && slowsInApplause(candidate.onset) {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
