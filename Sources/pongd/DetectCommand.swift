@@ -106,6 +106,11 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runontimeshape"] { p.runOnTimeShapeDB = Float(v) }
                 if let v = overrides["runontimeattack"] { p.runOnTimeAttackDB = Float(v) }
                 if let v = overrides["runontimedecay"] { p.runOnTimeDecayDB = Float(v) }
+                if let v = overrides["runinnov"] { p.runInnovationDB = Float(v) }
+                if let v = overrides["runinnovattack"] { p.runInnovationAttackDB = Float(v) }
+                if let v = overrides["runinnovlen"] { p.runInnovationSeconds = v / 1000 }
+                if let v = overrides["runinnovquieter"] { p.runInnovationQuieterDB = Float(v) }
+                if let v = overrides["runinnovlead"] { p.runInnovationLeadSeconds = v / 1000 }
                 if let v = overrides["runclock"] { p.runClockTolerance = v }
                 if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
                 if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
@@ -141,7 +146,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["maccept"] { p.modelAcceptance = Float(v) }
                 if let v = overrides["mveto"] { p.modelVeto = Float(v) }
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db,flatness_db\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db,flatness_db,clock_err,innov_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux, evidence, decision in
@@ -151,7 +156,7 @@ struct DetectCommand: ParsableCommand {
                     // The onset bands' levels (dB; lanes past the rate's bands are −∞), one field separated by spaces.
                     candidateRows += (0..<8).filter { f.bandLevelsDB[$0].isFinite }.map { String(format: "%.1f", f.bandLevelsDB[$0]) }
                         .joined(separator: " ")
-                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f,%.2f\n", decision.lastMeanDB, decision.lastSpreadDB, f.flatnessDB)
+                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f,%.2f,%.4f,%.2f\n", decision.lastMeanDB, decision.lastSpreadDB, f.flatnessDB, decision.clockError, decision.innovationDB)
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

@@ -191,6 +191,27 @@ struct CandidateRulesTests {
                                           likeness: .third)), "it must clear the ring by 10 dB, as a second bounce")
     }
 
+    @Test("an on-time bounce under the on-time rule's attack is the next bounce when the ring before it could not predict it")
+    func runUnpredicted() {
+        var late = ball(attack: 4, snr: -20, decay: -8, risingBands: 1)  // a −28 dB bounce in the run's ring
+        late.tonality = 0
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime)), "on time, but 4 dB is the ring's own beating")
+        let decided = rules().decision(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                       likeness: .onTime, ringInnovationDB: 4)
+        #expect(isImpact(decided.verdict) && decided.rule == .runUnpredicted && decided.rule.name == "unpredicted")
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime, ringInnovationDB: 2)), "the ring predicted it")
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay, ringInnovationDB: 4)), "not on the run's clock")
+        late.attackDB = 2.5
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime, ringInnovationDB: 4)), "under 3 dB: no attack at all")
+        late.attackDB = 4
+        #expect(!isImpact(rules { $0.runInnovationDB = 0 }.verdict(late, evidence: .bandRise, typicalAttackDB: 40,
+                                          followsImpact: true, likeness: .onTime, ringInnovationDB: 4)), "rule off")
+    }
+
     @Test("a candidate shaped like the stream's balls is a ball when it clears the room as they do, less 8 dB")
     func streamTemplate() {
         var faint = ball(attack: 11, snr: 4, decay: -4, risingBands: 2)

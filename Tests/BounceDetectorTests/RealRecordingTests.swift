@@ -243,6 +243,18 @@ struct RealRecordingTests {
     }
 
     @Test("""
+        a dropped ball in a live room (tail 2 dB under each bounce, RT60 0.3 s; gaps ×0.86): a late bounce whose bands \
+        barely rise over the ring, on the run's clock and unpredicted by the ring, is found (without the rule one \
+        fewer), and nothing else
+        """)
+    func droppedBallUnpredicted() throws {
+        let with = try droppedBallInARoom(tailDB: -2, rt60: 0.3, gapRatio: 0.86)
+        let without = try droppedBallInARoom(tailDB: -2, rt60: 0.3, gapRatio: 0.86) { $0.runInnovationDB = 0 }
+        #expect(with.found > without.found, "with the ring's innovation \(with), without \(without)")
+        #expect(with.reported == with.found, "no false alarm: \(with)")
+    }
+
+    @Test("""
         24 real hits and bounces in white noise 5–8 dB under their first 10 ms: the stream's own balls are the \
         template that finds every one (timbre alone: 21)
         """)

@@ -26,25 +26,28 @@ struct CandidateRules {
     /// `modelVeto` it is none whatever they say (its hold-offs undone as the rules undo a rejected one's).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
-                 unlikeStream: Bool = false, modelProbability: Float? = nil) -> Verdict {
+                 unlikeStream: Bool = false, modelProbability: Float? = nil,
+                 ringInnovationDB: Float = -.infinity) -> Verdict {
         decision(features, evidence: evidence, typicalAttackDB: typicalAttackDB, followsImpact: followsImpact,
                  likeness: likeness, likeStream: likeStream, unlikeStream: unlikeStream,
-                 modelProbability: modelProbability).verdict
+                 modelProbability: modelProbability, ringInnovationDB: ringInnovationDB).verdict
     }
 
     /// `verdict`, and the rule that decided it (diagnostics: `ImpactDetector.candidateObserver`; an enum, nothing
-    /// allocated).
+    /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate fails to predict its onset
+    /// (`DetectorParameters.runInnovationDB`; −∞ when not measured).
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
-                  unlikeStream: Bool = false, modelProbability: Float? = nil) -> (verdict: Verdict, rule: CandidateRule) {
+                  unlikeStream: Bool = false, modelProbability: Float? = nil,
+                  ringInnovationDB: Float = -.infinity) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
-        if matchesRun(features, likeness: likeness) {
+        if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB) {
             let rule: CandidateRule = switch likeness {
             case .second: .runSecond
             case .third: .runThird
-            case .onTime: .runOnTime
+            case .onTime: features.attackDB < parameters.runOnTimeAttackDB ? .runUnpredicted : .runOnTime
             default: .runLike
             }
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
@@ -138,8 +141,10 @@ struct CandidateRules {
     /// The last bounce of a run under way is the next one's template: a candidate that sounds like it struck again
     /// (the detector checks the likeness) need only rise abruptly in a few bands and not grow. Its tonality is not
     /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
-    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness) -> Bool {
-        let attack: Float
+    /// An on-time candidate under `runOnTimeAttackDB` still matches when the ring before it could not predict its
+    /// onset (`ringInnovationDB` ≥ `DetectorParameters.runInnovationDB`) and it clears `runInnovationAttackDB`.
+    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity) -> Bool {
+        var attack: Float
         var bands = parameters.runLikeBands
         var decay = parameters.runDecayDB
         switch likeness {
@@ -148,6 +153,9 @@ struct CandidateRules {
         case .second, .third: attack = parameters.runLikeFirstAttackDB
         case .onTime:
             attack = parameters.runOnTimeAttackDB
+            if parameters.runInnovationDB > 0, ringInnovationDB >= parameters.runInnovationDB {
+                attack = min(attack, parameters.runInnovationAttackDB)
+            }
             bands = 0
             decay = parameters.runOnTimeDecayDB
         }
@@ -192,6 +200,9 @@ package enum CandidateRule: UInt8, Sendable {
     case runSecond
     /// Accepted: like the last bounce and on time (`RunLikeness.onTime`).
     case runOnTime
+    /// Accepted: like the last bounce, on time, fainter than the on-time rule asks, but unpredicted by the ring
+    /// before it (`DetectorParameters.runInnovationDB`).
+    case runUnpredicted
     /// Accepted: a run of two's third bounce (`RunLikeness.third`).
     case runThird
     /// Accepted: the last of a rejected run on a bouncing ball's clock (`DetectorParameters.rejectedRunShapeDB`).
@@ -232,6 +243,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runLike: "runlike"
         case .runSecond: "second"
         case .runOnTime: "ontime"
+        case .runUnpredicted: "unpredicted"
         case .runThird: "third"
         case .rejectedRun: "rejrun"
         case .streamLike: "streamlike"
@@ -282,4 +294,9 @@ package struct CandidateDecision: Sendable {
     package var lastMeanDB: Float
     /// See `lastMeanDB`.
     package var lastSpreadDB: Float
+    /// Its onset's relative distance from the run's clock (`BounceRun.clockError`; NaN without a clock).
+    package var clockError: Double = .nan
+    /// The ring's prediction error over its first milliseconds, over the fit's (`RingPredictor.innovationDB`; NaN
+    /// when not measured).
+    package var innovationDB: Float = .nan
 }

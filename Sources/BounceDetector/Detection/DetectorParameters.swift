@@ -128,6 +128,22 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runOnTimeAttackDB: Float = 5
     /// See `runOnTime` (dB).
     public var runOnTimeDecayDB: Float = 5
+    /// An on-time candidate (`runOnTime`) fainter than `runOnTimeAttackDB` is still the next bounce when the ring
+    /// before it cannot predict its first `runInnovationSeconds`: the prediction error's power there (an order-16
+    /// predictor fitted on the `runOnsetFitSeconds` ending `runInnovationLeadSeconds` before the onset,
+    /// `RingPredictor.innovationDB`) at least this over the fit's (dB), on an attack of `runInnovationAttackDB`.
+    /// A faint late bounce lifts its bands by only 2–5 dB over the last one's ring, as the ring's own beating does;
+    /// but the ring is a sum of decaying resonances that its past predicts, and a new strike is not. 0 = off.
+    public var runInnovationDB: Float = 3
+    /// See `runInnovationDB` (dB).
+    public var runInnovationAttackDB: Float = 3
+    /// See `runInnovationDB`: and its band levels at most this much under the last bounce's on average (dB; a ball
+    /// loses 1–4 dB a bounce, while the ring's own stirrings a few ms before a bounce lie 10–20 dB under it).
+    public var runInnovationQuieterDB: Float = 8
+    /// See `runInnovationDB`.
+    public var runInnovationSeconds = 0.0015
+    /// See `runInnovationDB`.
+    public var runInnovationLeadSeconds = 0.002
     /// See `runLikeShapeDB`: the least attack (dB) of a bounce that matches the run's last…
     public var runLikeAttackDB: Float = 5
     /// …and the bands (of seven) that must rise together in it.

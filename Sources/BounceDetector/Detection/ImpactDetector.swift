@@ -366,6 +366,20 @@ public final class ImpactDetector {
         return .none
     }
 
+    /// How far the ring before an on-time candidate fails to predict its first milliseconds
+    /// (`DetectorParameters.runInnovationDB`); measured only where it could decide (rule on, attack under the
+    /// on-time rule's own), once per such candidate, nothing allocated.
+    private func ringInnovation(at onset: Int64, _ features: ImpactFeatures) -> Float {
+        guard parameters.runInnovationDB > 0, features.attackDB < parameters.runOnTimeAttackDB,
+              features.attackDB >= parameters.runInnovationAttackDB,
+              BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
+                  >= -parameters.runInnovationQuieterDB else { return -.infinity }
+        return ringPredictor.innovationDB(in: highPassed, onset: onset,
+                                          lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                                          length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+            ?? -.infinity
+    }
+
     /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
     /// abruptly in a few bands and does not grow is noted.
     private func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
@@ -381,15 +395,18 @@ public final class ImpactDetector {
         let followsImpact = runs.continues(at: candidate.onset)
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
+        let runLikeness = likeness(candidate.onset, features, followsImpact)
         var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact),
+                             followsImpact: followsImpact, likeness: runLikeness,
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
                                                             shapeDB: parameters.streamLikeShapeDB),
                              unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
                                  && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
                                                                   shapeDB: parameters.clearLikeShapeDB),
                              modelProbability: model?.probability(features, flux: candidate.flux,
-                                                                  evidence: candidate.evidence))
+                                                                  evidence: candidate.evidence),
+                             ringInnovationDB: runLikeness == .onTime ? ringInnovation(at: candidate.onset, features)
+                                 : -.infinity)
         if case .rejected = verdict, endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
@@ -399,7 +416,14 @@ public final class ImpactDetector {
             observer(candidate.onset, features, candidate.flux, candidate.evidence,
                      CandidateDecision(rule: rule, runLength: runs.length, due: followsImpact,
                                        speedingUp: runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace),
-                                       lastMeanDB: last.mean, lastSpreadDB: last.spread))
+                                       lastMeanDB: last.mean, lastSpreadDB: last.spread,
+                                       clockError: runs.clockError(at: candidate.onset) ?? .nan,
+                                       innovationDB: runs.length >= 3
+                                           ? ringPredictor.innovationDB(in: highPassed, onset: candidate.onset,
+                                               lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                                               length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+                                               ?? .nan
+                                           : .nan))
         }
         switch verdict {
         case .impact(let ruleKind, let confidence):
