@@ -112,6 +112,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runinnovquieter"] { p.runInnovationQuieterDB = Float(v) }
                 if let v = overrides["runinnovlead"] { p.runInnovationLeadSeconds = v / 1000 }
                 if let v = overrides["runclock"] { p.runClockTolerance = v }
+                if let v = overrides["runoffclock"] { p.runOffClock = v }
                 if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
                 if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
                 if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }

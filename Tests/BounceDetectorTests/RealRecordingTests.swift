@@ -255,6 +255,24 @@ struct RealRecordingTests {
     }
 
     @Test("""
+        a racket's tick 0.68 of a gap into a dropped ball's run (its clock says 0.9), 14 dB under the bounce before: \
+        no bounce of the run, so not reported (without the off-clock rule it is), and every bounce is found
+        """)
+    func droppedBallOffClock() throws {
+        let clip = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
+        var (events, end) = droppedBall(clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.85)
+        let tick = (time: events[7].time + 0.68 * (events[8].time - events[7].time), clip: racket, gain: 0.2 * events[7].gain)
+        let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events + [tick])
+        func found(_ impacts: [Impact]) -> Int {
+            onsets.filter { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }.count
+        }
+        let kept = try detect(samples, rate: clip.rate)
+        #expect(found(kept) == 15 && kept.count == 15, "\(found(kept)) of 15 bounces and the tick found, \(kept.count) reported")
+        let without = try detect(samples, rate: clip.rate) { $0.runOffClock = 0 }
+        #expect(without.count == 16, "without the rule the tick is the run's next bounce: \(without.count) reported")
+    }
+
+    @Test("""
         24 real hits and bounces in white noise 5–8 dB under their first 10 ms: the stream's own balls are the \
         template that finds every one (timbre alone: 21)
         """)

@@ -65,6 +65,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// run's last gap over the one before), within this share of that interval; a run that speeds up and loses a
     /// bounce resumes where the bounce after it is due, gap × (r + r²) on.
     public var runClockTolerance: Double = 0.08
+    /// A run that has shown its clock (`BounceRun.clockHeld`) and speeds up keeps it: a candidate further than this
+    /// share of the interval from both of the clock's predictions (`BounceRun.clockError`) is no bounce of the run
+    /// (no run rule takes it; the rules for any candidate still may). 0 = off.
+    public var runOffClock: Double = 0.2
     /// A run may start from one reported impact: a candidate this soon after it may be its second bounce (s; 0 = a
     /// run starts only once two impacts came `runSeconds` apart).
     public var runFirstSeconds: Double = 0.2

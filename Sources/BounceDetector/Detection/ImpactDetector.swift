@@ -366,6 +366,14 @@ public final class ImpactDetector {
         return .none
     }
 
+    /// Whether an onset falls off the clock of a run that has shown one and speeds up
+    /// (`DetectorParameters.runOffClock`): a bouncing ball keeps its clock, so it is no bounce of that run.
+    private func offClock(_ onset: Int64) -> Bool {
+        guard parameters.runOffClock > 0, runs.clockHeld, runs.speedsUp(at: onset, pace: parameters.runLikePace),
+              let error = runs.clockError(at: onset) else { return false }
+        return error > parameters.runOffClock
+    }
+
     /// How far the ring before an on-time candidate fails to predict its first milliseconds
     /// (`DetectorParameters.runInnovationDB`); measured only where it could decide (rule on, attack under the
     /// on-time rule's own), once per such candidate, nothing allocated.
@@ -395,6 +403,7 @@ public final class ImpactDetector {
         let followsImpact = runs.continues(at: candidate.onset)
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
+            && !offClock(candidate.onset)
         let runLikeness = likeness(candidate.onset, features, followsImpact)
         var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
                              followsImpact: followsImpact, likeness: runLikeness,
