@@ -110,6 +110,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runinnovattack"] { p.runInnovationAttackDB = Float(v) }
                 if let v = overrides["runinnovlen"] { p.runInnovationSeconds = v / 1000 }
                 if let v = overrides["runinnovquieter"] { p.runInnovationQuieterDB = Float(v) }
+                if let v = overrides["runinnovdecay"] { p.runInnovationDecayDB = Float(v) }
                 if let v = overrides["runinnovlead"] { p.runInnovationLeadSeconds = v / 1000 }
                 if let v = overrides["runclock"] { p.runClockTolerance = v }
                 if let v = overrides["runoffclock"] { p.runOffClock = v }

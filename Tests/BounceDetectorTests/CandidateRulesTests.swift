@@ -207,7 +207,16 @@ struct CandidateRulesTests {
         late.attackDB = 2.5
         #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                           likeness: .onTime, ringInnovationDB: 4)), "under 3 dB: no attack at all")
+        late.attackDB = 6
+        late.decayDB = 9  // the loudest millisecond barely clears the last bounce's ring
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime)), "the on-time rule: it grows")
+        #expect(isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         likeness: .onTime, ringInnovationDB: 4)), "unpredicted: growth not asked")
+        #expect(!isImpact(rules { $0.runInnovationDecayDB = 5 }.verdict(late, evidence: .bandRise, typicalAttackDB: 40,
+                                          followsImpact: true, likeness: .onTime, ringInnovationDB: 4)))
         late.attackDB = 4
+        late.decayDB = -8
         #expect(!isImpact(rules { $0.runInnovationDB = 0 }.verdict(late, evidence: .bandRise, typicalAttackDB: 40,
                                           followsImpact: true, likeness: .onTime, ringInnovationDB: 4)), "rule off")
     }

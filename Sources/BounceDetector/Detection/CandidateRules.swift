@@ -47,7 +47,7 @@ struct CandidateRules {
             let rule: CandidateRule = switch likeness {
             case .second: .runSecond
             case .third: .runThird
-            case .onTime: features.attackDB < parameters.runOnTimeAttackDB ? .runUnpredicted : .runOnTime
+            case .onTime: onTime(features) ? .runOnTime : .runUnpredicted
             default: .runLike
             }
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
@@ -141,26 +141,35 @@ struct CandidateRules {
     /// The last bounce of a run under way is the next one's template: a candidate that sounds like it struck again
     /// (the detector checks the likeness) need only rise abruptly in a few bands and not grow. Its tonality is not
     /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
-    /// An on-time candidate under `runOnTimeAttackDB` still matches when the ring before it could not predict its
-    /// onset (`ringInnovationDB` ≥ `DetectorParameters.runInnovationDB`) and it clears `runInnovationAttackDB`.
+    /// An on-time candidate the on-time rule does not take still matches when the ring before it could not predict
+    /// its onset (`ringInnovationDB` ≥ `DetectorParameters.runInnovationDB`, `unpredicted`).
     func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity) -> Bool {
-        var attack: Float
-        var bands = parameters.runLikeBands
-        var decay = parameters.runDecayDB
+        let attack: Float
+        let bands = parameters.runLikeBands
+        let decay = parameters.runDecayDB
         switch likeness {
         case .none: return false
         case .underWay: attack = parameters.runLikeAttackDB
         case .second, .third: attack = parameters.runLikeFirstAttackDB
         case .onTime:
-            attack = parameters.runOnTimeAttackDB
-            if parameters.runInnovationDB > 0, ringInnovationDB >= parameters.runInnovationDB {
-                attack = min(attack, parameters.runInnovationAttackDB)
-            }
-            bands = 0
-            decay = parameters.runOnTimeDecayDB
+            return parameters.runSeconds > 0 && (onTime(features) || unpredicted(features, ringInnovationDB))
         }
         return parameters.runSeconds > 0 && features.attackDB >= attack && features.risingBands >= bands
             && features.decayDB <= decay
+    }
+
+    /// The on-time rule's own evidence: an attack of `runOnTimeAttackDB` in any bands, growing by at most
+    /// `runOnTimeDecayDB`.
+    func onTime(_ features: ImpactFeatures) -> Bool {
+        features.attackDB >= parameters.runOnTimeAttackDB && features.decayDB <= parameters.runOnTimeDecayDB
+    }
+
+    /// An on-time candidate the ring before it could not predict (`DetectorParameters.runInnovationDB`): an attack
+    /// of `runInnovationAttackDB`, growing by at most `runInnovationDecayDB`.
+    func unpredicted(_ features: ImpactFeatures, _ ringInnovationDB: Float) -> Bool {
+        parameters.runInnovationDB > 0 && ringInnovationDB >= parameters.runInnovationDB
+            && features.attackDB >= parameters.runInnovationAttackDB
+            && features.decayDB <= parameters.runInnovationDecayDB
     }
 
     /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that

@@ -141,6 +141,11 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runInnovationDB: Float = 3
     /// See `runInnovationDB` (dB).
     public var runInnovationAttackDB: Float = 3
+    /// See `runInnovationDB`: such a candidate may grow by at most this 6–8 ms on (dB; the on-time rule asks
+    /// `runOnTimeDecayDB`; infinity = not asked). The growth is measured over the level 10…3 ms before the onset,
+    /// the last bounce's ring: under a ring as loud as the bounce it measures the ring's beating, not the bounce
+    /// (a −27 dB bounce of the tuning seeds read +141 dB: its loudest millisecond under that ring).
+    public var runInnovationDecayDB: Float = .infinity
     /// See `runInnovationDB`: and its band levels at most this much under the last bounce's on average (dB; a ball
     /// loses 1–4 dB a bounce, while the ring's own stirrings a few ms before a bounce lie 10–20 dB under it).
     public var runInnovationQuieterDB: Float = 8

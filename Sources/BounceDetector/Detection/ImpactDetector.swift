@@ -375,10 +375,10 @@ public final class ImpactDetector {
     }
 
     /// How far the ring before an on-time candidate fails to predict its first milliseconds
-    /// (`DetectorParameters.runInnovationDB`); measured only where it could decide (rule on, attack under the
-    /// on-time rule's own), once per such candidate, nothing allocated.
+    /// (`DetectorParameters.runInnovationDB`); measured only where it could decide (rule on, the on-time rule's own
+    /// evidence short), once per such candidate, nothing allocated.
     private func ringInnovation(at onset: Int64, _ features: ImpactFeatures) -> Float {
-        guard parameters.runInnovationDB > 0, features.attackDB < parameters.runOnTimeAttackDB,
+        guard parameters.runInnovationDB > 0, !rules.onTime(features),
               features.attackDB >= parameters.runInnovationAttackDB,
               BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
                   >= -parameters.runInnovationQuieterDB else { return -.infinity }
