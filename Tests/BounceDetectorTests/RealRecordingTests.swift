@@ -273,6 +273,18 @@ struct RealRecordingTests {
     }
 
     @Test("""
+        a dropped ball in a reverberant room whose tail is as loud as the bounces (2 dB under each, RT60 1.2 s; gaps \
+        ×0.86): a candidate the ring predicted moves to where its error began to rise, the bounce after it; more \
+        bounces found than without, and no more reports that are none
+        """)
+    func droppedBallRetimed() throws {
+        let moved = try droppedBallInARoom(tailDB: -2, rt60: 1.2, gapRatio: 0.86)
+        let kept = try droppedBallInARoom(tailDB: -2, rt60: 1.2, gapRatio: 0.86) { $0.runRetimeDB = 0 }
+        #expect(moved.found > kept.found, "retimed \(moved), not \(kept)")
+        #expect(moved.reported - moved.found <= kept.reported - kept.found, "retimed \(moved), not \(kept)")
+    }
+
+    @Test("""
         24 real hits and bounces in white noise 5–8 dB under their first 10 ms: the stream's own balls are the \
         template that finds every one (timbre alone: 21)
         """)

@@ -149,6 +149,13 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `runInnovationDB`: and its band levels at most this much under the last bounce's on average (dB; a ball
     /// loses 1–4 dB a bounce, while the ring's own stirrings a few ms before a bounce lie 10–20 dB under it).
     public var runInnovationQuieterDB: Float = 8
+    /// A weak candidate where a run's next bounce is due that the ring before it predicted (its `runInnovationDB`
+    /// measure under this, dB) is the ring's own stirring a few ms ahead of the bounce, not the bounce: at its
+    /// decision point it moves once to the prediction error's change point (`runErrorAlarm`) from
+    /// `runRetimeSkipSeconds` after its onset, if there is one, and waits for its decision there. 0 = off.
+    public var runRetimeDB: Float = 2
+    /// See `runRetimeDB`.
+    public var runRetimeSkipSeconds = 0.0015
     /// See `runInnovationDB`.
     public var runInnovationSeconds = 0.0015
     /// See `runInnovationDB`.

@@ -238,7 +238,11 @@ public final class ImpactDetector {
         }
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
-            decide(candidate, onImpact: onImpact)
+            if let later = retimed(candidate) {
+                commit(later)
+            } else {
+                decide(candidate, onImpact: onImpact)
+            }
         }
     }
 
@@ -301,6 +305,28 @@ public final class ImpactDetector {
         let noise = FeatureExtractor.energy(highPassed, from: onset - Int64(noiseSamples), count: noiseSamples)
         holdOffs.saveBeforeWeak()
         commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: noise.squareRoot(), evidence: .bandRise))
+    }
+
+    /// A weak candidate where a run's next bounce is due, which the ring before it predicted
+    /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
+    /// after it, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
+    private func retimed(_ candidate: ImpactCandidate) -> ImpactCandidate? {
+        guard parameters.runRetimeDB > 0, !candidate.retimed, candidate.isWeak, runs.continues(at: candidate.onset),
+              ringErrorAsked(at: candidate.onset),
+              let innovation = ringPredictor.innovationDB(
+                  in: highPassed, onset: candidate.onset,
+                  lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                  length: max(1, parameters.samples(parameters.runInnovationSeconds))),
+              innovation < parameters.runRetimeDB,
+              let onset = ringPredictor.changePoint(
+                  in: highPassed, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
+                  end: written, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
+                  cap: parameters.runOnsetCap)
+        else { return nil }
+        var later = candidate
+        later.onset = onset
+        later.retimed = true
+        return later
     }
 
     /// Whether the ring's prediction error may time or trigger a bounce at `frame`: in a run long enough
