@@ -204,9 +204,12 @@ struct CandidateRulesTests {
                                           likeness: .onTime, ringInnovationDB: 2)), "the ring predicted it")
         #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                           likeness: .underWay, ringInnovationDB: 4)), "not on the run's clock")
-        late.attackDB = 2.5
+        late.attackDB = 1.5  // over the last bounce's ring 15…3 ms before, louder than the ring at the onset
+        #expect(isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         likeness: .onTime, ringInnovationDB: 4)))
+        late.attackDB = 0.5
         #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
-                                          likeness: .onTime, ringInnovationDB: 4)), "under 3 dB: no attack at all")
+                                          likeness: .onTime, ringInnovationDB: 4)), "under 1 dB: no rise at all")
         late.attackDB = 6
         late.decayDB = 9  // the loudest millisecond barely clears the last bounce's ring
         #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,

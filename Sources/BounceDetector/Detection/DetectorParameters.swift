@@ -139,8 +139,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// A faint late bounce lifts its bands by only 2–5 dB over the last one's ring, as the ring's own beating does;
     /// but the ring is a sum of decaying resonances that its past predicts, and a new strike is not. 0 = off.
     public var runInnovationDB: Float = 3
-    /// See `runInnovationDB` (dB).
-    public var runInnovationAttackDB: Float = 3
+    /// See `runInnovationDB` (dB): its bands must rise over the room 15…3 ms before at all. That stretch holds the
+    /// last bounce's ring, louder than the ring at the onset, so a faint bounce rises over it by 1–3 dB.
+    public var runInnovationAttackDB: Float = 1
     /// See `runInnovationDB`: such a candidate may grow by at most this 6–8 ms on (dB; the on-time rule asks
     /// `runOnTimeDecayDB`; infinity = not asked). The growth is measured over the level 10…3 ms before the onset,
     /// the last bounce's ring: under a ring as loud as the bounce it measures the ring's beating, not the bounce
