@@ -157,6 +157,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runRetimeDB: Float = 2
     /// See `runRetimeDB`.
     public var runRetimeSkipSeconds = 0.0015
+    /// See `runRetimeDB`: bit 1, whole-band candidates too; bit 2, wherever a run's next bounce is due (not only in
+    /// a run that speeds up).
+    public var runRetimeScope = 0
     /// See `runInnovationDB`.
     public var runInnovationSeconds = 0.0015
     /// See `runInnovationDB`.

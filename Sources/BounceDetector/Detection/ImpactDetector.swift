@@ -311,8 +311,9 @@ public final class ImpactDetector {
     /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
     /// after it, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
     private func retimed(_ candidate: ImpactCandidate) -> ImpactCandidate? {
-        guard parameters.runRetimeDB > 0, !candidate.retimed, candidate.isWeak, runs.continues(at: candidate.onset),
-              ringErrorAsked(at: candidate.onset),
+        guard parameters.runRetimeDB > 0, !candidate.retimed,
+              candidate.isWeak || parameters.runRetimeScope & 1 != 0, runs.continues(at: candidate.onset),
+              parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
               let innovation = ringPredictor.innovationDB(
                   in: highPassed, onset: candidate.onset,
                   lead: parameters.samples(parameters.runInnovationLeadSeconds),
