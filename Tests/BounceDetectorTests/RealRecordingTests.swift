@@ -285,6 +285,25 @@ struct RealRecordingTests {
     }
 
     @Test("""
+        a real racket tick taken for a ball, then 11 ms later a real table bounce 20 dB louder: the bounce is a new \
+        impact, not the tick's ring (without the stronger-onset rule its refractory swallows it)
+        """)
+    func strongerOnsetInRefractory() throws {
+        let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
+        // The bounce's onset 11 ms after the tick's (the clips' own onsets differ).
+        let tickTime = 0.5, bounceTime = tickTime + Double(racket.onset - table.onset) / Double(table.rate) + 0.011
+        let (samples, onsets) = scene(seconds: 1.2, rate: table.rate,
+                                      events: [(tickTime, racket, 0.1), (bounceTime, table, 1)])
+        func found(_ impacts: [Impact]) -> [Bool] {
+            onsets.map { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(table.rate / 500) } }
+        }
+        let both = try detect(samples, rate: table.rate)
+        #expect(found(both) == [true, true] && both.count == 2, "\(both.map(\.time)) for \(onsets)")
+        let swallowed = try detect(samples, rate: table.rate) { $0.strongerOnsetRatio = 0 }
+        #expect(found(swallowed) == [true, false], "without the rule: \(swallowed.map(\.time)) for \(onsets)")
+    }
+
+    @Test("""
         24 real hits and bounces in white noise 5–8 dB under their first 10 ms: the stream's own balls are the \
         template that finds every one (timbre alone: 21)
         """)

@@ -300,6 +300,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var warmUpSeconds: Double = 0.25
     /// After a trigger, no new trigger for this long: a dropped ball's fastest bounces are 40 ms apart.
     public var refractorySeconds: Double = 0.025
+    /// Once a whole-band candidate is decided, a whole-band onset in its refractory whose flux is this many times
+    /// the candidate's own is a new impact, not its ring (a ball bouncing 10 ms after a sound that was taken for
+    /// one). 0 = off.
+    public var strongerOnsetRatio: Float = 3
     /// Noise window before the search region used by the time-domain refinement.
     public var noiseSeconds: Double = 0.004
     /// How far the high-passed signal must clear the local noise RMS to mark the onset.

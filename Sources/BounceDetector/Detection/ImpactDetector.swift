@@ -47,6 +47,8 @@ public final class ImpactDetector {
     /// A refined onset waiting for its decision, with its trigger flux, its edge's peak magnitude and the noise
     /// RMS it was judged against.
     private var pending: ImpactCandidate?
+    /// The whole band's flux at the trigger of the candidate whose refractory holds (`strongerOnsetRatio`).
+    private var refractoryFlux: Float = .infinity
     private var holdOffs = HoldOffs()
     /// The stream's last impacts: a ball bouncing ever faster continues its run.
     private var runs: BounceRun
@@ -218,6 +220,10 @@ public final class ImpactDetector {
         let supersede = parameters.racketUpgrade & 4 != 0
         if pending == nil, !holdOffs.refractory(at: written), let evidence {
             trigger(strength: strength, evidence: evidence)
+        } else if pending == nil, evidence == .wholeBand, parameters.strongerOnsetRatio > 0,
+                  strength > parameters.strongerOnsetRatio * refractoryFlux {
+            // Decided, and still in its refractory: an onset several times stronger is no ring of it.
+            trigger(strength: strength, evidence: .wholeBand)
         } else if supersede, evidence == .wholeBand,
                   pending?.isWeak ?? holdOffs.mayReplaceReleased(at: written) {
             trigger(strength: strength, evidence: .wholeBand)
@@ -339,6 +345,7 @@ public final class ImpactDetector {
 
     private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
+        refractoryFlux = candidate.evidence == .wholeBand ? candidate.flux : .infinity
         holdOffs.commit(onset: candidate.onset, refractory: Int64(parameters.samples(parameters.refractorySeconds)),
                         quiet: Int64(parameters.samples(0.04)))
     }
