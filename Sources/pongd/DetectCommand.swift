@@ -118,6 +118,13 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runinnovlead"] { p.runInnovationLeadSeconds = v / 1000 }
                 if let v = overrides["runclock"] { p.runClockTolerance = v }
                 if let v = overrides["runoffclock"] { p.runOffClock = v }
+                if let v = overrides["applause"] { p.applauseTolerance = v }
+                if let v = overrides["applausemin"] { p.applausePeriodSeconds = v / 1000...max(v / 1000, p.applausePeriodSeconds.upperBound) }
+                if let v = overrides["applausemax"] { p.applausePeriodSeconds = p.applausePeriodSeconds.lowerBound...max(v / 1000, p.applausePeriodSeconds.lowerBound) }
+                if let v = overrides["applauseattack"] { p.applauseAttackDB = Float(v) }
+                if let v = overrides["applausespeed"] { p.applauseSpeedUp = v }
+                if let v = overrides["applausealive"] { p.applauseAlivePeriods = v }
+                if let v = overrides["applauseskips"] { p.applauseSkips = Int(v) }
                 if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
                 if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
                 if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }

@@ -168,6 +168,16 @@ struct ImpactClassifierTests {
         }
     }
 
+    @Test("fastLog of eight lanes is the scalar fastLog bit for bit (the flux's detections must not move)")
+    func fastLogLanes() {
+        var x = SIMD8<Float>()
+        for start in stride(from: -30.0, through: 30.0, by: 0.61) {
+            for lane in 0..<8 { x[lane] = Float(pow(10, start + 0.07 * Double(lane))) }
+            let lanes = fastLog(x)
+            for lane in 0..<8 { #expect(lanes[lane].bitPattern == fastLog(x[lane]).bitPattern, "\(x[lane])") }
+        }
+    }
+
     @Test("parameters follow the sample rate: ~5 ms frames, quarter-frame hops, band inside Nyquist")
     func parameters() {
         let p48 = DetectorParameters(sampleRate: 48000)

@@ -25,6 +25,8 @@ struct BandRise {
     /// Eight floats of scratch (band sums, then ratios), written one by one and moved as one vector through raw
     /// loads and stores (a vector filled lane by lane in a register went through the stack for each lane).
     private let scratch: UnsafeMutablePointer<Float>
+    /// This hop's power in each bin the bands span.
+    private let binPowers: UnsafeMutablePointer<Float>
     /// The last `referenceLags.upperBound + 1` hops' band powers, a ring.
     private let history: UnsafeMutablePointer<SIMD8<Float>>
     private let rows: Int
@@ -48,6 +50,8 @@ struct BandRise {
         bounds = .allocate(capacity: edges.count)
         bounds.initialize(from: edges, count: edges.count)
         scratch = .allocate(capacity: 8)
+        binPowers = .allocate(capacity: edges[edges.count - 1] - edges[0])
+        binPowers.initialize(repeating: 0, count: edges[edges.count - 1] - edges[0])
         scratch.initialize(repeating: 0, count: 8)
         rows = Self.referenceLags.upperBound + 1
         history = .allocate(capacity: rows)
@@ -58,13 +62,16 @@ struct BandRise {
         history.deallocate()
         bounds.deallocate()
         scratch.deallocate()
+        binPowers.deallocate()
     }
 
     /// Reads this hop's band powers from the FFT output and updates `strength`.
     mutating func update(_ fft: RealFFT) {
+        let lowest = bounds[0]
+        fft.powers(from: lowest, count: bounds[bands] - lowest, into: binPowers)
         for b in 0..<bands {
             var sum: Float = 1e-20
-            for k in bounds[b]..<bounds[b + 1] { sum += fft.power(k) }
+            for k in bounds[b]..<bounds[b + 1] { sum += binPowers[k - lowest] }
             scratch[b] = sum
         }
         let power = UnsafeRawPointer(scratch).loadUnaligned(as: SIMD8<Float>.self)

@@ -244,6 +244,8 @@ package enum CandidateRule: UInt8, Sendable {
     case notBall
     /// Rejected: the learned score is sure it is none.
     case modelVeto
+    /// Rejected: accepted on its timbre alone, but within applause (`ApplauseTrain`).
+    case applause
 
     /// Its name in `pongd detect --candidates`.
     package var name: String {
@@ -269,6 +271,17 @@ package enum CandidateRule: UInt8, Sendable {
         case .held: "x-held"
         case .notBall: "x-notball"
         case .modelVeto: "x-model"
+        case .applause: "x-applause"
+        }
+    }
+
+    /// Whether it accepted a candidate on its timbre alone, not as a run's next bounce: what applause vetoes. (Vetoing
+    /// the run rule's too cost the tuning drops a sixth of their bounces: a train may skip sounds, and some bounces
+    /// of a dropped ball, every other one, keep a steady beat.)
+    var yieldsToApplause: Bool {
+        switch self {
+        case .clear, .struck, .resonance, .streamLike, .model: true
+        default: false
         }
     }
 

@@ -232,6 +232,23 @@ public struct DetectorParameters: Sendable, Equatable {
     public var clapFlatnessDB: Float = 0
     /// Least attack (dB) at which `clapFlatnessDB` is asked: under it the room's own noise fills the valleys.
     public var clapFlatnessAttackDB: Float = 20
+    /// Applause (`ApplauseTrain`): four impulsive candidates (attack ≥ `applauseAttackDB`) whose three gaps lie in
+    /// `applausePeriodSeconds` within this share of each other (0 = off), not shrinking by `applauseSpeedUp` each as
+    /// a bouncing ball's do, are one person clapping; for `applauseAlivePeriods` of its period after the train's last
+    /// clap, every candidate accepted on its timbre alone is a clap. A candidate due in the stream's run of impacts
+    /// (`BounceRun.continues`) is never vetoed, whatever rule accepted it.
+    public var applauseTolerance: Double = 0.25
+    /// See `applauseTolerance` (s): 3.5–6 claps a second, ±10 %.
+    public var applausePeriodSeconds: ClosedRange<Double> = 0.14...0.33
+    /// See `applauseTolerance` (dB).
+    public var applauseAttackDB: Float = 10
+    /// See `applauseTolerance`.
+    public var applauseSpeedUp: Double = 0.95
+    /// See `applauseTolerance`.
+    public var applauseAlivePeriods: Double = 1.5
+    /// Sounds a clapping train may skip between two of its claps (`ApplauseTrain.skips`): two, for three people
+    /// clapping.
+    public var applauseSkips = 2
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
     public var streamTemplates = 1
     /// Silence (s) after which an impact is a serve: the order of play and the templates its serves teach name the

@@ -54,6 +54,8 @@ public final class ImpactDetector {
     private var runs: BounceRun
     /// The stream's last rejected candidates that rang like a ball (`RejectedRun`).
     private var rejected: RejectedRun
+    /// The stream's last impulsive candidates, for the rhythm of applause (`ApplauseTrain`).
+    private var applause: ApplauseTrain
     private var typicals: StreamTypicals
     /// The stream's table and racket, taught by its serves.
     private var kinds: StreamKinds
@@ -119,6 +121,10 @@ public final class ImpactDetector {
         rejected = RejectedRun(length: parameters.rejectedRunLength,
                                longestGap: Int64(parameters.samples(parameters.runSeconds)),
                                tolerance: parameters.runClockTolerance)
+        applause = ApplauseTrain(periodSamples: Int64(parameters.samples(parameters.applausePeriodSeconds.lowerBound))
+                                     ... Int64(parameters.samples(parameters.applausePeriodSeconds.upperBound)),
+                                 tolerance: parameters.applauseTolerance, speedUp: parameters.applauseSpeedUp,
+                                 alivePeriods: parameters.applauseAlivePeriods, skips: parameters.applauseSkips)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -431,6 +437,17 @@ public final class ImpactDetector {
                              shapeDB: parameters.rejectedRunShapeDB, louderDB: parameters.runLouderDB)
     }
 
+    /// Whether a candidate counts as a clap of a possible train (`ApplauseTrain`): it rose abruptly in its bands, with
+    /// energy over the room, and did not hold on (a squeak, a voice: a squeak and a step between two strokes once
+    /// made a train with them). A step's thud still counts: the claps' first frames often thud as low.
+    private func isImpulsiveForApplause(_ features: ImpactFeatures, _ rule: CandidateRule) -> Bool {
+        guard parameters.applauseTolerance > 0, features.attackDB >= parameters.applauseAttackDB else { return false }
+        switch rule {
+        case .noEnergy, .fewBands, .held: return false
+        default: return true
+        }
+    }
+
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         // A run's second bounce, after a lone impact, must sound like that impact struck again.
@@ -453,6 +470,13 @@ public final class ImpactDetector {
         if case .rejected = verdict, endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
+        }
+        // A candidate due in the stream's run of impacts (a ball bouncing on, whatever rule its timbre passed) is
+        // never applause: a train may skip sounds, and a dropped ball's every other bounce can keep a steady beat.
+        if isImpulsiveForApplause(features, rule) ? applause.note(candidate.onset) : applause.applauding(at: candidate.onset),
+           rule.yieldsToApplause, !followsImpact {
+            verdict = .rejected(restore: false, endRefractory: false)
+            rule = .applause
         }
         if let observer = candidateObserver {
             let last = BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands)

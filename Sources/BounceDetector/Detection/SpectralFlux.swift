@@ -12,14 +12,14 @@ struct SpectralFlux {
     private let rows: Int
     /// Bins with a background (the classifier's range); the flux sums the `band` subset.
     let bins: ClosedRange<Int>
-    private let band: Range<Int>
+    fileprivate let band: Range<Int>
     /// The racket sub-band (offsets into `bins`), summed separately: see `racketFlux`.
-    private let racketBand: Range<Int>
+    fileprivate let racketBand: Range<Int>
     /// This hop's flux summed over the racket sub-band only (valid after `update`).
     private(set) var racketFlux: Float = 0
-    private let count: Int
+    fileprivate let count: Int
     private var row = 0
-    private let gate: Float
+    fileprivate let gate: Float
     private let warmUpHops: Int
     private var warmHops = 0
 
@@ -49,23 +49,60 @@ struct SpectralFlux {
     mutating func update(_ fft: RealFFT, adapt: Float) -> Float {
         let current = history + row * count
         let older = history + ((row + 1) % rows) * count   // written `lag` hops ago (rows advance by one)
-        var flux: Float = 0
-        var racket: Float = 0
         let lower = bins.lowerBound
         // The first hops only learn the background, as a plain running mean.
         let learning = warmHops < warmUpHops
         let rate = learning ? Float(1) / Float(warmHops + 1) : adapt
-        for i in 0..<count {
-            let level = fastLog(fft.power(lower + i) + 1e-10)
-            current[i] = level
-            if band.contains(i) {
-                let previous = max(older[i], max(older[max(i - 1, 0)], older[min(i + 1, count - 1)]))
-                let rise = max(0, level - max(previous, background[i] + gate))
-                flux += rise
-                if racketBand.contains(i) { racket += rise }
-            }
-            // Clamp the step so one loud hop cannot drag the floor up.
-            background[i] += rate * (min(level, background[i] + 3) - background[i])
+        // Log power, eight bins at a time.
+        fft.powers(from: lower, count: count, into: current)
+        var i = 0
+        while i + 8 <= count {
+            UnsafeMutableRawPointer(current + i).storeBytes(of: fastLog(Self.load(current + i) + 1e-10),
+                                                            as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            current[i] = fastLog(current[i] + 1e-10)
+            i += 1
+        }
+        // Each band bin's rise over its reference (the older frame's bin and neighbours) and its floor plus the
+        // gate, eight bins at a time while the right neighbour lies in range; lanes summed at the end.
+        var fluxLanes = SIMD8<Float>(), racketLanes = SIMD8<Float>()
+        let racketLow = SIMD8<Int32>(repeating: Int32(racketBand.lowerBound))
+        let racketHigh = SIMD8<Int32>(repeating: Int32(racketBand.upperBound))
+        var flux: Float = 0
+        var racket: Float = 0
+        i = band.lowerBound
+        while i < band.upperBound, i == 0 {
+            addRise(at: i, current: current, older: older, flux: &flux, racket: &racket)
+            i += 1
+        }
+        while i + 8 <= band.upperBound, i + 8 < count {
+            let previous = lanesMax(Self.load(older + i), lanesMax(Self.load(older + i - 1), Self.load(older + i + 1)))
+            let rise = lanesMax(SIMD8(), Self.load(current + i) - lanesMax(previous, Self.load(background + i) + gate))
+            fluxLanes += rise
+            let bin = SIMD8<Int32>(repeating: Int32(i)) &+ Self.laneIndex
+            racketLanes += rise.replacing(with: 0, where: (bin .< racketLow) .| (bin .>= racketHigh))
+            i += 8
+        }
+        while i < band.upperBound {
+            addRise(at: i, current: current, older: older, flux: &flux, racket: &racket)
+            i += 1
+        }
+        flux += fluxLanes.sum()
+        racket += racketLanes.sum()
+        // Clamp the step so one loud hop cannot drag the floor up.
+        i = 0
+        while i + 8 <= count {
+            let floor = Self.load(background + i)
+            let level = Self.load(current + i)
+            let moved = floor + rate * (lanesMin(level, floor + 3) - floor)
+            UnsafeMutableRawPointer(background + i).storeBytes(of: moved, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            background[i] += rate * (min(current[i], background[i] + 3) - background[i])
+            i += 1
         }
         row = (row + 1) % rows
         warmHops += 1
@@ -73,6 +110,32 @@ struct SpectralFlux {
         return learning ? 0 : flux
     }
 }
+
+extension SpectralFlux {
+    /// 0…7, a lane's offset from the first bin of its vector.
+    fileprivate static let laneIndex = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+
+    @inline(__always)
+    fileprivate static func load(_ pointer: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    /// One band bin's rise, for the bins the eight-lane loop does not reach.
+    @inline(__always)
+    fileprivate func addRise(at i: Int, current: UnsafeMutablePointer<Float>, older: UnsafeMutablePointer<Float>,
+                             flux: inout Float, racket: inout Float) {
+        let previous = max(older[i], max(older[max(i - 1, 0)], older[min(i + 1, count - 1)]))
+        let rise = max(0, current[i] - max(previous, background[i] + gate))
+        flux += rise
+        if racketBand.contains(i) { racket += rise }
+    }
+}
+
+@inline(__always)
+private func lanesMax(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: a .< b) }
+
+@inline(__always)
+private func lanesMin(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: b .< a) }
 
 /// Running mean and mean absolute deviation of the flux, frozen while an impact sounds.
 struct FluxStatistics {

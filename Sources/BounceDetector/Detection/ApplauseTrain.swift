@@ -1,0 +1,89 @@
+/// Hears applause by its rhythm, whatever a clap sounds like.
+///
+/// A person clapping strikes at a steady 3.5–6 per second; a ball in play never does: a rally's strokes come
+/// 0.3–0.9 s apart with a serve's two bounces at 0.1–0.45 s, and a ball bouncing on speeds up (its gaps shrink by
+/// 0.70–0.95 each). So four impulsive sounds in a row of one person's train — three gaps in
+/// `periodSamples`, each within `tolerance` of the others, not shrinking as a bouncing ball's do — are applause, and
+/// for `aliveSamples` after the last of them (in periods) every sound that only its timbre calls a ball is a clap
+/// too: the other people clapping along. Claps of several people interleave, so a train is looked for among the
+/// last `capacity` impulsive sounds, not only consecutive ones. Pure, with frames for time; allocates nothing.
+struct ApplauseTrain {
+    /// Impulsive sounds remembered (the newest last; `Int64.min` = none).
+    static let capacity = 8
+    /// Shortest and longest gap (samples) of a clapping train.
+    let periodSamples: ClosedRange<Int64>
+    /// How far (a share) each gap of the train may lie from the others.
+    let tolerance: Double
+    /// A train whose every gap is under this share of the one before speeds up as a bouncing ball does: not applause.
+    let speedUp: Double
+    /// How long applause lasts after its train's last clap, in that train's periods.
+    let alivePeriods: Double
+    /// Sounds a train may skip between two of its claps (another person's claps; `capacity` − 4 at most).
+    let skips: Int
+    private var onsets = SIMD8<Int64>(repeating: .min)
+    private var aliveUntil: Int64 = .min
+
+    init(periodSamples: ClosedRange<Int64>, tolerance: Double, speedUp: Double, alivePeriods: Double, skips: Int) {
+        self.periodSamples = periodSamples
+        self.tolerance = tolerance
+        self.speedUp = speedUp
+        self.alivePeriods = alivePeriods
+        self.skips = min(max(skips, 0), Self.capacity - 4)
+    }
+
+    /// Notes an impulsive sound at `frame` (frames never go back) and returns whether it is applause: the fourth of
+    /// a clapping train among the sounds noted before, or within the applause a train started.
+    mutating func note(_ frame: Int64) -> Bool {
+        let applauding = frame <= aliveUntil
+        // A sound that goes on speeding up the sounds just before it is a ball bouncing on, whatever train a few of
+        // them might also make.
+        let bouncing = speedsUp(to: frame)
+        if !bouncing, let period = train(endingAt: frame) {
+            aliveUntil = max(aliveUntil, frame + Int64((Double(period) * alivePeriods).rounded()))
+        }
+        for lane in 0..<(Self.capacity - 1) { onsets[lane] = onsets[lane + 1] }
+        onsets[Self.capacity - 1] = frame
+        return !bouncing && (applauding || frame <= aliveUntil)
+    }
+
+    /// Whether the last two gaps of the sounds just before `frame`, and the gap to it, each shrink under `speedUp`
+    /// of the one before (a ball bouncing on).
+    private func speedsUp(to frame: Int64) -> Bool {
+        let last = Self.capacity - 1
+        guard onsets[last - 2] != .min else { return false }
+        let newest = Double(frame - onsets[last]), middle = Double(onsets[last] - onsets[last - 1])
+        let oldest = Double(onsets[last - 1] - onsets[last - 2])
+        return newest < speedUp * middle && middle < speedUp * oldest
+    }
+
+    /// Whether `frame` lies within applause a train started (without noting anything).
+    func applauding(at frame: Int64) -> Bool { frame <= aliveUntil }
+
+    /// The last gap of a steady train of four ending at `frame`, if the remembered sounds hold one.
+    private func train(endingAt frame: Int64) -> Int64? {
+        let newest = Self.capacity - 1
+        for a in stride(from: newest, through: max(2, newest - skips), by: -1) where onsets[a] != .min {
+            let first = frame - onsets[a]
+            guard first <= periodSamples.upperBound else { break }
+            guard first >= periodSamples.lowerBound else { continue }
+            for b in stride(from: a - 1, through: max(1, a - 1 - skips), by: -1) where onsets[b] != .min {
+                let second = onsets[a] - onsets[b]
+                guard second <= periodSamples.upperBound else { break }
+                guard steady(first, second) else { continue }
+                for c in stride(from: b - 1, through: max(0, b - 1 - skips), by: -1) where onsets[c] != .min {
+                    let third = onsets[b] - onsets[c]
+                    guard third <= periodSamples.upperBound else { break }
+                    guard steady(second, third), steady(first, third) else { continue }
+                    let speedsUp = Double(first) < speedUp * Double(second) && Double(second) < speedUp * Double(third)
+                    if !speedsUp { return first }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Whether two gaps lie within `tolerance` of each other.
+    private func steady(_ a: Int64, _ b: Int64) -> Bool {
+        b > 0 && abs(Double(a) / Double(b) - 1) <= tolerance
+    }
+}
