@@ -111,6 +111,8 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runinnovlen"] { p.runInnovationSeconds = v / 1000 }
                 if let v = overrides["runinnovquieter"] { p.runInnovationQuieterDB = Float(v) }
                 if let v = overrides["runinnovdecay"] { p.runInnovationDecayDB = Float(v) }
+                if let v = overrides["runinnovfaintattack"] { p.runInnovationFaintAttackDB = Float(v) }
+                if let v = overrides["runinnovfaint"] { p.runInnovationFaintDB = Float(v) }
                 if let v = overrides["runretime"] { p.runRetimeDB = Float(v) }
                 if let v = overrides["runretimeskip"] { p.runRetimeSkipSeconds = v / 1000 }
                 if let v = overrides["runretimescope"] { p.runRetimeScope = Int(v) }

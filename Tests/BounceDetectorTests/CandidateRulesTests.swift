@@ -207,6 +207,9 @@ struct CandidateRulesTests {
         late.attackDB = 1.5  // over the last bounce's ring 15…3 ms before, louder than the ring at the onset
         #expect(isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                          likeness: .onTime, ringInnovationDB: 4)))
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime, ringInnovationDB: 3.5)),
+                "under 3 dB of attack, 4 dB of innovation: the end of a drop's ring stirs on the clock too")
         late.attackDB = 0.5
         #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                           likeness: .onTime, ringInnovationDB: 4)), "under 1 dB: no rise at all")

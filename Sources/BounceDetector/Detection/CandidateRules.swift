@@ -166,8 +166,11 @@ struct CandidateRules {
 
     /// An on-time candidate the ring before it could not predict (`DetectorParameters.runInnovationDB`): an attack
     /// of `runInnovationAttackDB`, growing by at most `runInnovationDecayDB`.
+    /// Under `runInnovationFaintAttackDB` the innovation asked is `runInnovationFaintDB`.
     func unpredicted(_ features: ImpactFeatures, _ ringInnovationDB: Float) -> Bool {
-        parameters.runInnovationDB > 0 && ringInnovationDB >= parameters.runInnovationDB
+        let asked = features.attackDB < parameters.runInnovationFaintAttackDB
+            ? max(parameters.runInnovationDB, parameters.runInnovationFaintDB) : parameters.runInnovationDB
+        return parameters.runInnovationDB > 0 && ringInnovationDB >= asked
             && features.attackDB >= parameters.runInnovationAttackDB
             && features.decayDB <= parameters.runInnovationDecayDB
     }

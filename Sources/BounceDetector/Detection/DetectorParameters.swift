@@ -142,6 +142,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `runInnovationDB` (dB): its bands must rise over the room 15…3 ms before at all. That stretch holds the
     /// last bounce's ring, louder than the ring at the onset, so a faint bounce rises over it by 1–3 dB.
     public var runInnovationAttackDB: Float = 1
+    /// See `runInnovationDB`: under this attack (dB) the innovation asked is `runInnovationFaintDB` instead: a rise
+    /// of 1–3 dB over the ring is what the end of a drop's ring also shows on the clock after the last bounce.
+    public var runInnovationFaintAttackDB: Float = 3
+    /// See `runInnovationFaintAttackDB` (dB).
+    public var runInnovationFaintDB: Float = 4
     /// See `runInnovationDB`: such a candidate may grow by at most this 6–8 ms on (dB; the on-time rule asks
     /// `runOnTimeDecayDB`; infinity = not asked). The growth is measured over the level 10…3 ms before the onset,
     /// the last bounce's ring: under a ring as loud as the bounce it measures the ring's beating, not the bounce
