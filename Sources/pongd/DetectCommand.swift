@@ -117,6 +117,7 @@ struct DetectCommand: ParsableCommand {
                 if let v = overrides["runretimeskip"] { p.runRetimeSkipSeconds = v / 1000 }
                 if let v = overrides["runretimescope"] { p.runRetimeScope = Int(v) }
                 if let v = overrides["stronger"] { p.strongerOnsetRatio = Float(v) }
+                if let v = overrides["runpredicted"] { p.runOnTimePredictedDB = Float(v) }
                 if let v = overrides["runinnovlead"] { p.runInnovationLeadSeconds = v / 1000 }
                 if let v = overrides["runclock"] { p.runClockTolerance = v }
                 if let v = overrides["runoffclock"] { p.runOffClock = v }

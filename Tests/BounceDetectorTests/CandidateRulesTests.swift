@@ -227,6 +227,16 @@ struct CandidateRulesTests {
                                           followsImpact: true, likeness: .onTime, ringInnovationDB: 4)), "rule off")
     }
 
+    @Test("an on-time candidate the ring before it predicted is the ring's stirring: no on-time rule takes it")
+    func runPredicted() {
+        let stirring = ball(attack: 6, snr: 5, decay: -5, risingBands: 2)
+        #expect(isImpact(rules().verdict(stirring, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         likeness: .onTime)), "on time and 6 dB: the on-time rule takes it")
+        let decided = rules().decision(stirring, evidence: .bandRise, typicalAttackDB: 40, followsImpact: false,
+                                       likeness: .onTime, ringPredicted: true)
+        #expect(!isImpact(decided.verdict), "predicted by the ring: \(decided.rule.name)")
+    }
+
     @Test("a candidate shaped like the stream's balls is a ball when it clears the room as they do, less 8 dB")
     func streamTemplate() {
         var faint = ball(attack: 11, snr: 4, decay: -4, risingBands: 2)

@@ -27,23 +27,25 @@ struct CandidateRules {
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
                  unlikeStream: Bool = false, modelProbability: Float? = nil,
-                 ringInnovationDB: Float = -.infinity) -> Verdict {
+                 ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> Verdict {
         decision(features, evidence: evidence, typicalAttackDB: typicalAttackDB, followsImpact: followsImpact,
                  likeness: likeness, likeStream: likeStream, unlikeStream: unlikeStream,
-                 modelProbability: modelProbability, ringInnovationDB: ringInnovationDB).verdict
+                 modelProbability: modelProbability, ringInnovationDB: ringInnovationDB,
+                 ringPredicted: ringPredicted).verdict
     }
 
     /// `verdict`, and the rule that decided it (diagnostics: `ImpactDetector.candidateObserver`; an enum, nothing
     /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate fails to predict its onset
-    /// (`DetectorParameters.runInnovationDB`; −∞ when not measured).
+    /// (`DetectorParameters.runInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted it
+    /// (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
                   unlikeStream: Bool = false, modelProbability: Float? = nil,
-                  ringInnovationDB: Float = -.infinity) -> (verdict: Verdict, rule: CandidateRule) {
+                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
-        if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB) {
+        if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
             let rule: CandidateRule = switch likeness {
             case .second: .runSecond
             case .third: .runThird
@@ -143,7 +145,9 @@ struct CandidateRules {
     /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
     /// An on-time candidate the on-time rule does not take still matches when the ring before it could not predict
     /// its onset (`ringInnovationDB` ≥ `DetectorParameters.runInnovationDB`, `unpredicted`).
-    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity) -> Bool {
+    /// An on-time candidate the ring before it predicted (`ringPredicted`) matches no rule: it is the ring's stirring.
+    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
+                    ringPredicted: Bool = false) -> Bool {
         let attack: Float
         let bands = parameters.runLikeBands
         let decay = parameters.runDecayDB
@@ -152,7 +156,8 @@ struct CandidateRules {
         case .underWay: attack = parameters.runLikeAttackDB
         case .second, .third: attack = parameters.runLikeFirstAttackDB
         case .onTime:
-            return parameters.runSeconds > 0 && (onTime(features) || unpredicted(features, ringInnovationDB))
+            return parameters.runSeconds > 0 && !ringPredicted
+                && (onTime(features) || unpredicted(features, ringInnovationDB))
         }
         return parameters.runSeconds > 0 && features.attackDB >= attack && features.risingBands >= bands
             && features.decayDB <= decay

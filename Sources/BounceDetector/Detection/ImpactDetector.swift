@@ -414,18 +414,21 @@ public final class ImpactDetector {
         return error > parameters.runOffClock
     }
 
-    /// How far the ring before an on-time candidate fails to predict its first milliseconds
-    /// (`DetectorParameters.runInnovationDB`); measured only where it could decide (rule on, the on-time rule's own
-    /// evidence short), once per such candidate, nothing allocated.
-    private func ringInnovation(at onset: Int64, _ features: ImpactFeatures) -> Float {
-        guard parameters.runInnovationDB > 0, !rules.onTime(features),
-              features.attackDB >= parameters.runInnovationAttackDB,
-              BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
-                  >= -parameters.runInnovationQuieterDB else { return -.infinity }
-        return ringPredictor.innovationDB(in: highPassed, onset: onset,
-                                          lead: parameters.samples(parameters.runInnovationLeadSeconds),
-                                          length: max(1, parameters.samples(parameters.runInnovationSeconds)))
-            ?? -.infinity
+    /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
+    /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: the on-time rule's own evidence
+    /// suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and whether
+    /// the ring predicted it (`runOnTimePredictedDB`). Measured once per on-time candidate, nothing allocated.
+    private func ringInnovation(at onset: Int64, _ features: ImpactFeatures) -> (unpredicted: Float, predicted: Bool) {
+        guard parameters.runInnovationDB > 0 || parameters.runOnTimePredictedDB > 0,
+              let measured = ringPredictor.innovationDB(
+                  in: highPassed, onset: onset, lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                  length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+        else { return (-.infinity, false) }
+        let eligible = parameters.runInnovationDB > 0 && !rules.onTime(features)
+            && features.attackDB >= parameters.runInnovationAttackDB
+            && BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
+                >= -parameters.runInnovationQuieterDB
+        return (eligible ? measured : -.infinity, measured < parameters.runOnTimePredictedDB)
     }
 
     /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
@@ -456,6 +459,8 @@ public final class ImpactDetector {
                               louderDB: parameters.runLouderDB))
             && !offClock(candidate.onset)
         let runLikeness = likeness(candidate.onset, features, followsImpact)
+        let innovation = runLikeness == .onTime ? ringInnovation(at: candidate.onset, features)
+            : (unpredicted: -.infinity, predicted: false)
         var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
                              followsImpact: followsImpact, likeness: runLikeness,
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
@@ -465,8 +470,7 @@ public final class ImpactDetector {
                                                                   shapeDB: parameters.clearLikeShapeDB),
                              modelProbability: model?.probability(features, flux: candidate.flux,
                                                                   evidence: candidate.evidence),
-                             ringInnovationDB: runLikeness == .onTime ? ringInnovation(at: candidate.onset, features)
-                                 : -.infinity)
+                             ringInnovationDB: innovation.unpredicted, ringPredicted: innovation.predicted)
         if case .rejected = verdict, endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
