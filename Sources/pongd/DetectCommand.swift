@@ -34,133 +34,20 @@ struct DetectCommand: ParsableCommand {
     var tune: String?
 
     func run() throws {
+        let tuning: [(key: String, value: Double)]
+        do {
+            tuning = try DetectorTuning.parse(tune ?? "")
+        } catch {
+            FileHandle.standardError.write(Data("pongd detect: \(error.description)\n".utf8))
+            throw ExitCode.validationFailure
+        }
         var impacts: [Impact] = []
         do {
             var source = try AudioFile.open(path: file)
-            let overrides = Self.parseTuning(tune)
             var classifier = ImpactClassifier()
-            if let v = overrides["accept"] { classifier.acceptance = Float(v) }
-            if let v = overrides["attack"] { classifier.minimumAttackDB = Float(v) }
-            if let v = overrides["afloor"] { classifier.attackFloorDB = Float(v) }
-            if let v = overrides["abelow"] { classifier.attackBelowTypicalDB = Float(v) }
-            if let v = overrides["decay"] { classifier.maximumDecayDB = Float(v) }
-            if let v = overrides["centroid"] { classifier.tableCentroidHz = Float(v) }
-            if let v = overrides["high"] { classifier.maximumHighShare = Float(v) }
-            if let v = overrides["clear"] { classifier.clearAttackDB = Float(v) }
-            if let v = overrides["cbands"] { classifier.clearBands = Int(exactly: v.rounded()) ?? classifier.clearBands }
-            if let v = overrides["ctonal"] { classifier.clearTonality = Float(v) }
-            if let v = overrides["vclear"] { classifier.veryClearAttackDB = Float(v) }
-            if let v = overrides["vctonal"] { classifier.veryClearTonality = Float(v) }
-            if let v = overrides["ccentroid"] { classifier.clearCentroidHz = Float(v) }
-            if let v = overrides["struck"] { classifier.struckAcceptance = Float(v) }
-            if let v = overrides["cdecay"] { classifier.clearDecayDB = Float(v) }
-            if let v = overrides["tring"] { classifier.tableRingDecayDB = Float(v) }
+            DetectorTuning.apply(tuning, to: &classifier)
             let detector = try ImpactDetector(format: source.format, classifier: classifier) { p in
-                if let v = overrides["gate"] { p.gateNats = Float(v) }
-                if let v = overrides["lag"] { p.fluxLag = Int(exactly: v.rounded()) ?? p.fluxLag }
-                if let v = overrides["flux"] { p.minimumFlux = Float(v) }
-                if let v = overrides["dev"] { p.deviations = Float(v) }
-                if let v = overrides["fshare"] { p.fluxShareOfTypical = Float(v) }
-                if let v = overrides["flow"] { p.lowestFlux = Float(v) }
-                if let v = overrides["bg"] { p.backgroundSeconds = v }
-                if let v = overrides["noise"] { p.onsetNoiseFactor = Float(v) }
-                if let v = overrides["share"] { p.onsetPeakShare = Float(v) }
-                if let v = overrides["gap"] { p.onsetGapSeconds = v }
-                if let v = overrides["run"] { p.runSeconds = v / 1000 }
-                if let v = overrides["runslow"] { p.runSlowest = v }
-                if let v = overrides["runfast"] { p.runFastest = v }
-                if let v = overrides["runfirst"] { p.runFirstSeconds = v / 1000 }
-                if let v = overrides["runfirstmin"] { p.runFirstShortestSeconds = v / 1000 }
-                if let v = overrides["runtrig"] { p.runTriggerDB = Float(v) }
-                if let v = overrides["runonset"] { p.runOnsetFactor = Float(v) }
-                if let v = overrides["runonsetwin"] { p.runOnsetSeconds = v / 1000 }
-                if let v = overrides["runonsetreach"] { p.runOnsetReachSeconds = v / 1000 }
-                if let v = overrides["runonsetfit"] { p.runOnsetFitSeconds = v / 1000 }
-                if let v = overrides["runonsetalarm"] { p.runOnsetAlarm = Float(v) }
-                if let v = overrides["runonsetdrift"] { p.runOnsetDrift = Float(v) }
-                if let v = overrides["runonsetcap"] { p.runOnsetCap = Float(v) }
-                if let v = overrides["runerr"] { p.runErrorAlarm = Float(v) }
-                if let v = overrides["runerrreach"] { p.runErrorReachSeconds = v / 1000 }
-                if let v = overrides["runerrlength"] { p.ringErrorRunLength = Int(exactly: v.rounded()) ?? p.ringErrorRunLength }
-                if let v = overrides["runerrpace"] { p.ringErrorPace = v }
-                if let v = overrides["runshape"] { p.runShapeDB = Float(v) }
-                if let v = overrides["runlouder"] { p.runLouderDB = Float(v) }
-                if let v = overrides["runtonal"] { p.runTonality = Float(v) }
-                if let v = overrides["rundecay"] { p.runDecayDB = Float(v) }
-                if let v = overrides["runnoexcess"] { p.runBandsWithoutExcess = Int(exactly: v.rounded()) ?? 0 }
-                if let v = overrides["runbands"] { p.runBands = Int(exactly: v.rounded()) ?? p.runBands }
-                if let v = overrides["runattack"] { p.runAttackDB = Float(v) }
-                if let v = overrides["runlike"] { p.runLikeShapeDB = Float(v) }
-                if let v = overrides["runlikeattack"] { p.runLikeAttackDB = Float(v) }
-                if let v = overrides["runlikebands"] { p.runLikeBands = Int(exactly: v.rounded()) ?? p.runLikeBands }
-                if let v = overrides["runlikepace"] { p.runLikePace = v }
-                if let v = overrides["runlikefirst"] { p.runLikeFirstSeconds = v / 1000 }
-                if let v = overrides["runlikefirstshape"] { p.runLikeFirstShapeDB = Float(v) }
-                if let v = overrides["runlikefirstquieter"] { p.runLikeFirstQuieterDB = Float(v) }
-                if let v = overrides["runlikefirstattack"] { p.runLikeFirstAttackDB = Float(v) }
-                if let v = overrides["runontime"] { p.runOnTime = v != 0 }
-                if let v = overrides["runlikethird"] { p.runLikeThirdShapeDB = Float(v) }
-                if let v = overrides["rejrun"] { p.rejectedRunShapeDB = Float(v) }
-                if let v = overrides["rejrunattack"] { p.rejectedRunAttackDB = Float(v) }
-                if let v = overrides["rejrunlength"] { p.rejectedRunLength = Int(exactly: v.rounded()) ?? p.rejectedRunLength }
-                if let v = overrides["runontimeshape"] { p.runOnTimeShapeDB = Float(v) }
-                if let v = overrides["runontimeattack"] { p.runOnTimeAttackDB = Float(v) }
-                if let v = overrides["runontimedecay"] { p.runOnTimeDecayDB = Float(v) }
-                if let v = overrides["runinnov"] { p.runInnovationDB = Float(v) }
-                if let v = overrides["runinnovattack"] { p.runInnovationAttackDB = Float(v) }
-                if let v = overrides["runinnovlen"] { p.runInnovationSeconds = v / 1000 }
-                if let v = overrides["runinnovquieter"] { p.runInnovationQuieterDB = Float(v) }
-                if let v = overrides["runinnovdecay"] { p.runInnovationDecayDB = Float(v) }
-                if let v = overrides["runinnovfaintattack"] { p.runInnovationFaintAttackDB = Float(v) }
-                if let v = overrides["runinnovfaint"] { p.runInnovationFaintDB = Float(v) }
-                if let v = overrides["runretime"] { p.runRetimeDB = Float(v) }
-                if let v = overrides["runretimeskip"] { p.runRetimeSkipSeconds = v / 1000 }
-                if let v = overrides["runretimescope"] { p.runRetimeScope = Int(v) }
-                if let v = overrides["stronger"] { p.strongerOnsetRatio = Float(v) }
-                if let v = overrides["runpredicted"] { p.runOnTimePredictedDB = Float(v) }
-                if let v = overrides["runinnovlead"] { p.runInnovationLeadSeconds = v / 1000 }
-                if let v = overrides["runclock"] { p.runClockTolerance = v }
-                if let v = overrides["runoffclock"] { p.runOffClock = v }
-                if let v = overrides["applause"] { p.applauseTolerance = v }
-                if let v = overrides["applausemin"] { p.applausePeriodSeconds = v / 1000...max(v / 1000, p.applausePeriodSeconds.upperBound) }
-                if let v = overrides["applausemax"] { p.applausePeriodSeconds = p.applausePeriodSeconds.lowerBound...max(v / 1000, p.applausePeriodSeconds.lowerBound) }
-                if let v = overrides["applauseattack"] { p.applauseAttackDB = Float(v) }
-                if let v = overrides["applausespeed"] { p.applauseSpeedUp = v }
-                if let v = overrides["applausealive"] { p.applauseAlivePeriods = v }
-                if let v = overrides["applauseskips"] { p.applauseSkips = Int(v) }
-                if let v = overrides["slike"] { p.streamLikeShapeDB = Float(v) }
-                if let v = overrides["slikeattack"] { p.streamLikeAttackDB = Float(v) }
-                if let v = overrides["slikebelow"] { p.streamLikeBelowTypicalDB = Float(v) }
-                if let v = overrides["clearlike"] { p.clearLikeShapeDB = Float(v) }
-                if let v = overrides["mincentroid"] { p.minimumCentroidHz = Float(v) }
-                if let v = overrides["flat"] { p.clapFlatnessDB = Float(v) }
-                if let v = overrides["flatattack"] { p.clapFlatnessAttackDB = Float(v) }
-                if let v = overrides["unlikestruck"] { p.unlikeNotStruck = v != 0 }
-                if let v = overrides["stemplates"] { p.streamTemplates = Int(exactly: v.rounded()) ?? p.streamTemplates }
-                if let v = overrides["ext"] { p.onsetExtensionSeconds = v / 1000 }
-                if let v = overrides["extshare"] { p.onsetExtensionShare = Float(v) }
-                if let v = overrides["reanchor"] { p.reanchorMargin = Float(v) }
-                if let v = overrides["racket"] { p.racketTrigger = v != 0 }
-                if let v = overrides["rmin"] { p.racketMinimumScale = Float(v) }
-                if let v = overrides["rdev"] { p.racketDeviations = Float(v) }
-                if let v = overrides["raccept"] { p.racketAcceptance = Float(v) }
-                if let v = overrides["rbands"] { p.racketBands = Int(exactly: v.rounded()) ?? p.racketBands }
-                if let v = overrides["rupgrade"] { p.racketUpgrade = Int(exactly: v.rounded()) ?? p.racketUpgrade }
-                if let v = overrides["rrise"] { p.racketRiseDB = Float(v) }
-                if let v = overrides["bandattack"] { p.bandAttack = v != 0 }
-                if let v = overrides["release"] { p.releaseAfterNonImpact = v != 0 }
-                if let v = overrides["warm"] { p.warmStart = v != 0 }
-                if let v = overrides["btrig"] { p.bandRiseTriggerDB = Float(v) }
-                if let v = overrides["bsnr"] { p.bandRiseSNRDB = Float(v) }
-                if let v = overrides["battack"] { p.bandRiseAttackDB = Float(v) }
-                if let v = overrides["bdecay"] { p.bandRiseDecayDB = Float(v) }
-                if let v = overrides["aref"] { p.attackReferenceSeconds = v / 1000 }
-                if let v = overrides["model"] { p.candidateModel = v != 0 }
-                if let v = overrides["kpause"] { p.kindPauseSeconds = v / 1000 }
-                if let v = overrides["kmargin"] { p.kindMarginDB = Float(v) }
-                if let v = overrides["kmemory"] { p.kindMemory = max(1, Int(v)) }
-                if let v = overrides["maccept"] { p.modelAcceptance = Float(v) }
-                if let v = overrides["mveto"] { p.modelVeto = Float(v) }
+                DetectorTuning.apply(tuning, to: &p)
             }
             var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db,flatness_db,clock_err,innov_db\n"
             if candidates != nil {
@@ -202,15 +89,6 @@ struct DetectCommand: ParsableCommand {
             throw ExitCode.failure
         }
         print(Self.render(impacts, as: format), terminator: "")
-    }
-
-    private static func parseTuning(_ text: String?) -> [String: Double] {
-        var values: [String: Double] = [:]
-        for pair in (text ?? "").split(separator: ",") {
-            let parts = pair.split(separator: "=")
-            if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0])] = value }
-        }
-        return values
     }
 
     /// The impacts as CSV (header `time,kind,confidence`, time to 4 decimals) or a JSON array.

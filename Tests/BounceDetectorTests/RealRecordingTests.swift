@@ -9,6 +9,20 @@ import Testing
 struct RealRecordingTests {
     /// A scene at the clips' rate: faint white noise (uniform, peak `noisePeak`: −66 dBFS RMS by default) with each
     /// clip at `gain` from its onset time.
+    /// `shots` impacts from 0.5 s, racket first, then table and racket in turn, 0.4–0.5 s apart (drawn from `noise`),
+    /// and the time after the last.
+    private func alternatingRally(shots: Int, racket: RealRecordings.Clip, table: RealRecordings.Clip,
+                                  noise: inout TestNoise)
+        -> (events: [(time: Double, clip: RealRecordings.Clip, gain: Float)], end: Double) {
+        var time = 0.5
+        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
+        for shot in 0..<shots {
+            events.append((time, shot.isMultiple(of: 2) ? racket : table, 1))
+            time += 0.45 + 0.1 * Double(noise.next())
+        }
+        return (events, time)
+    }
+
     private func scene(seconds: Double, rate: Int, events: [(time: Double, clip: RealRecordings.Clip, gain: Float)],
                        noisePeak: Float = 0.00086) -> (samples: [Float], onsets: [Int])
     {
@@ -102,12 +116,7 @@ struct RealRecordingTests {
     func rally() throws {
         let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
         var noise = TestNoise(seed: 5)
-        var time = 0.5
-        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
-        for shot in 0..<16 {
-            events.append((time, shot.isMultiple(of: 2) ? racket : table, 1))
-            time += 0.45 + 0.1 * Double(noise.next())
-        }
+        let (events, time) = alternatingRally(shots: 16, racket: racket, table: table, noise: &noise)
         let (samples, onsets) = scene(seconds: time + 0.5, rate: table.rate, events: events)
         let impacts = try detect(samples, rate: table.rate)
         #expect(impacts.count == onsets.count)
@@ -310,12 +319,7 @@ struct RealRecordingTests {
     func rallyInNoise() throws {
         let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
         var noise = TestNoise(seed: 9)
-        var time = 0.5
-        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
-        for shot in 0..<24 {
-            events.append((time, shot.isMultiple(of: 2) ? racket : table, 1))
-            time += 0.45 + 0.1 * Double(noise.next())
-        }
+        let (events, time) = alternatingRally(shots: 24, racket: racket, table: table, noise: &noise)
         var (samples, onsets) = scene(seconds: time + 0.5, rate: table.rate, events: events)
         // −26 dB RMS: the clips' first 10 ms are at −21 (table) and −18 dB (racket).
         for i in samples.indices { samples[i] += 0.05 * Float(3).squareRoot() * noise.next() }

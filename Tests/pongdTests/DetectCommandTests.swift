@@ -92,4 +92,20 @@ struct DetectCommandTests {
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("cannot write \(unwritable)"))
     }
+
+    @Test("--tune: a misspelt key or a pair without a number is refused (status 64, the known keys listed); a known one takes effect")
+    func tuning() throws {
+        let url = try temporaryFile("two.wav", clicksWAV(onsets: [0.5, 0.8], seconds: 1.5))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let misspelt = try run(["detect", url.path, "--tune", "applause=0,runlikethrid=2"])
+        #expect(misspelt.status == 64 && misspelt.stdout.isEmpty)
+        #expect(misspelt.stderr.contains("unknown key 'runlikethrid'") && misspelt.stderr.contains(" runlikethird "))
+        let noNumber = try run(["detect", url.path, "--tune", "applause"])
+        #expect(noNumber.status == 64 && noNumber.stderr.contains("'applause' is not key=number"))
+        // An attack gate (`attack`, `afloor`, dB) no burst reaches: nothing is reported.
+        let both = try run(["detect", url.path])
+        #expect(both.stdout.split(separator: "\n").count == 3, "\(both.stdout)")
+        let gated = try run(["detect", url.path, "--tune", "attack=200,afloor=200"])
+        #expect(gated.status == 0 && gated.stdout == "time,kind,confidence\n", "\(gated.stdout)")
+    }
 }

@@ -4,7 +4,7 @@
 /// 0.3–0.9 s apart with a serve's two bounces at 0.1–0.45 s, and a ball bouncing on speeds up (its gaps shrink by
 /// 0.70–0.95 each). So four impulsive sounds in a row of one person's train — three gaps in
 /// `periodSamples`, each within `tolerance` of the others, not shrinking as a bouncing ball's do — are applause, and
-/// for `aliveSamples` after the last of them (in periods) every sound that only its timbre calls a ball is a clap
+/// for `alivePeriods` of its period after the last of them every sound that only its timbre calls a ball is a clap
 /// too: the other people clapping along. Claps of several people interleave, so a train is looked for among the
 /// last `capacity` impulsive sounds, not only consecutive ones. Pure, with frames for time; allocates nothing.
 struct ApplauseTrain {

@@ -1,0 +1,195 @@
+import BounceDetector
+
+/// `pongd detect --tune key=value,…`: each key sets one detector or classifier parameter for an experiment or a retune
+/// (`Benchmarks/Scripts/retune.py` writes these). Times are given in milliseconds, flags as 0 or 1, counts rounded.
+enum DetectorTuning {
+    /// What a key sets.
+    enum Setter: Sendable {
+        case classifier(@Sendable (inout ImpactClassifier, Double) -> Void)
+        case parameters(@Sendable (inout DetectorParameters, Double) -> Void)
+    }
+
+    /// A `--tune` text that names an unknown key or is not `key=number` pairs.
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Parses `key=value,…` into settings, in order; every key must be one of `keys`.
+    static func parse(_ text: String) throws(Invalid) -> [(key: String, value: Double)] {
+        var settings: [(key: String, value: Double)] = []
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, let value = Double(parts[1]), value.isFinite else {
+                throw Invalid(description: "--tune: '\(pair)' is not key=number")
+            }
+            let key = String(parts[0])
+            guard keys[key] != nil else {
+                throw Invalid(description: "--tune: unknown key '\(key)' (known: \(keys.keys.sorted().joined(separator: " ")))")
+            }
+            settings.append((key, value))
+        }
+        return settings
+    }
+
+    /// Applies the classifier's settings to `classifier`.
+    static func apply(_ settings: [(key: String, value: Double)], to classifier: inout ImpactClassifier) {
+        for (key, value) in settings {
+            if case .classifier(let set) = keys[key] { set(&classifier, value) }
+        }
+    }
+
+    /// Applies the detector's settings to `parameters`.
+    static func apply(_ settings: [(key: String, value: Double)], to parameters: inout DetectorParameters) {
+        for (key, value) in settings {
+            if case .parameters(let set) = keys[key] { set(&parameters, value) }
+        }
+    }
+
+    private static func classifier(_ path: WritableKeyPath<ImpactClassifier, Float> & Sendable) -> Setter {
+        .classifier { $0[keyPath: path] = Float($1) }
+    }
+    private static func classifier(_ path: WritableKeyPath<ImpactClassifier, Int> & Sendable) -> Setter {
+        .classifier { $0[keyPath: path] = Int(exactly: $1.rounded()) ?? $0[keyPath: path] }
+    }
+    private static func parameter(_ path: WritableKeyPath<DetectorParameters, Float> & Sendable) -> Setter {
+        .parameters { $0[keyPath: path] = Float($1) }
+    }
+    private static func parameter(_ path: WritableKeyPath<DetectorParameters, Double> & Sendable) -> Setter {
+        .parameters { $0[keyPath: path] = $1 }
+    }
+    private static func parameter(_ path: WritableKeyPath<DetectorParameters, Int> & Sendable) -> Setter {
+        .parameters { $0[keyPath: path] = Int(exactly: $1.rounded()) ?? $0[keyPath: path] }
+    }
+    private static func parameter(_ path: WritableKeyPath<DetectorParameters, Bool> & Sendable) -> Setter {
+        .parameters { $0[keyPath: path] = $1 != 0 }
+    }
+    /// A time in seconds, given in milliseconds.
+    private static func milliseconds(_ path: WritableKeyPath<DetectorParameters, Double> & Sendable) -> Setter {
+        .parameters { $0[keyPath: path] = $1 / 1000 }
+    }
+
+    /// Every key and what it sets (docs/DETECTOR.md names each where it explains the parameter).
+    static let keys: [String: Setter] = [
+        "accept": classifier(\.acceptance),
+        "attack": classifier(\.minimumAttackDB),
+        "afloor": classifier(\.attackFloorDB),
+        "abelow": classifier(\.attackBelowTypicalDB),
+        "decay": classifier(\.maximumDecayDB),
+        "centroid": classifier(\.tableCentroidHz),
+        "high": classifier(\.maximumHighShare),
+        "clear": classifier(\.clearAttackDB),
+        "cbands": classifier(\.clearBands),
+        "ctonal": classifier(\.clearTonality),
+        "vclear": classifier(\.veryClearAttackDB),
+        "vctonal": classifier(\.veryClearTonality),
+        "ccentroid": classifier(\.clearCentroidHz),
+        "struck": classifier(\.struckAcceptance),
+        "cdecay": classifier(\.clearDecayDB),
+        "tring": classifier(\.tableRingDecayDB),
+        "gate": parameter(\.gateNats),
+        "lag": parameter(\.fluxLag),
+        "flux": parameter(\.minimumFlux),
+        "dev": parameter(\.deviations),
+        "fshare": parameter(\.fluxShareOfTypical),
+        "flow": parameter(\.lowestFlux),
+        "bg": parameter(\.backgroundSeconds),
+        "noise": parameter(\.onsetNoiseFactor),
+        "share": parameter(\.onsetPeakShare),
+        "gap": parameter(\.onsetGapSeconds),
+        "run": milliseconds(\.runSeconds),
+        "runslow": parameter(\.runSlowest),
+        "runfast": parameter(\.runFastest),
+        "runfirst": milliseconds(\.runFirstSeconds),
+        "runfirstmin": milliseconds(\.runFirstShortestSeconds),
+        "runtrig": parameter(\.runTriggerDB),
+        "runonset": parameter(\.runOnsetFactor),
+        "runonsetwin": milliseconds(\.runOnsetSeconds),
+        "runonsetreach": milliseconds(\.runOnsetReachSeconds),
+        "runonsetfit": milliseconds(\.runOnsetFitSeconds),
+        "runonsetalarm": parameter(\.runOnsetAlarm),
+        "runonsetdrift": parameter(\.runOnsetDrift),
+        "runonsetcap": parameter(\.runOnsetCap),
+        "runerr": parameter(\.runErrorAlarm),
+        "runerrreach": milliseconds(\.runErrorReachSeconds),
+        "runerrlength": parameter(\.ringErrorRunLength),
+        "runerrpace": parameter(\.ringErrorPace),
+        "runshape": parameter(\.runShapeDB),
+        "runlouder": parameter(\.runLouderDB),
+        "runtonal": parameter(\.runTonality),
+        "rundecay": parameter(\.runDecayDB),
+        "runnoexcess": parameter(\.runBandsWithoutExcess),
+        "runbands": parameter(\.runBands),
+        "runattack": parameter(\.runAttackDB),
+        "runlike": parameter(\.runLikeShapeDB),
+        "runlikeattack": parameter(\.runLikeAttackDB),
+        "runlikebands": parameter(\.runLikeBands),
+        "runlikepace": parameter(\.runLikePace),
+        "runlikefirst": milliseconds(\.runLikeFirstSeconds),
+        "runlikefirstshape": parameter(\.runLikeFirstShapeDB),
+        "runlikefirstquieter": parameter(\.runLikeFirstQuieterDB),
+        "runlikefirstattack": parameter(\.runLikeFirstAttackDB),
+        "runontime": parameter(\.runOnTime),
+        "runlikethird": parameter(\.runLikeThirdShapeDB),
+        "rejrun": parameter(\.rejectedRunShapeDB),
+        "rejrunattack": parameter(\.rejectedRunAttackDB),
+        "rejrunlength": parameter(\.rejectedRunLength),
+        "runontimeshape": parameter(\.runOnTimeShapeDB),
+        "runontimeattack": parameter(\.runOnTimeAttackDB),
+        "runontimedecay": parameter(\.runOnTimeDecayDB),
+        "runclock": parameter(\.runClockTolerance),
+        "runoffclock": parameter(\.runOffClock),
+        "runinnov": parameter(\.runInnovationDB),
+        "runinnovattack": parameter(\.runInnovationAttackDB),
+        "runinnovfaint": parameter(\.runInnovationFaintDB),
+        "runinnovfaintattack": parameter(\.runInnovationFaintAttackDB),
+        "runinnovquieter": parameter(\.runInnovationQuieterDB),
+        "runinnovdecay": parameter(\.runInnovationDecayDB),
+        "runinnovlen": milliseconds(\.runInnovationSeconds),
+        "runinnovlead": milliseconds(\.runInnovationLeadSeconds),
+        "runpredicted": parameter(\.runOnTimePredictedDB),
+        "runretime": parameter(\.runRetimeDB),
+        "runretimeskip": milliseconds(\.runRetimeSkipSeconds),
+        "runretimescope": parameter(\.runRetimeScope),
+        "stronger": parameter(\.strongerOnsetRatio),
+        "applause": parameter(\.applauseTolerance),
+        "applausemin": .parameters { $0.applausePeriodSeconds = $1 / 1000...max($1 / 1000, $0.applausePeriodSeconds.upperBound) },
+        "applausemax": .parameters { $0.applausePeriodSeconds = $0.applausePeriodSeconds.lowerBound...max($1 / 1000, $0.applausePeriodSeconds.lowerBound) },
+        "applauseattack": parameter(\.applauseAttackDB),
+        "applausespeed": parameter(\.applauseSpeedUp),
+        "applausealive": parameter(\.applauseAlivePeriods),
+        "applauseskips": parameter(\.applauseSkips),
+        "slike": parameter(\.streamLikeShapeDB),
+        "slikeattack": parameter(\.streamLikeAttackDB),
+        "slikebelow": parameter(\.streamLikeBelowTypicalDB),
+        "clearlike": parameter(\.clearLikeShapeDB),
+        "mincentroid": parameter(\.minimumCentroidHz),
+        "flat": parameter(\.clapFlatnessDB),
+        "flatattack": parameter(\.clapFlatnessAttackDB),
+        "unlikestruck": parameter(\.unlikeNotStruck),
+        "stemplates": parameter(\.streamTemplates),
+        "ext": milliseconds(\.onsetExtensionSeconds),
+        "extshare": parameter(\.onsetExtensionShare),
+        "reanchor": parameter(\.reanchorMargin),
+        "racket": parameter(\.racketTrigger),
+        "rmin": parameter(\.racketMinimumScale),
+        "rdev": parameter(\.racketDeviations),
+        "raccept": parameter(\.racketAcceptance),
+        "rbands": parameter(\.racketBands),
+        "rupgrade": parameter(\.racketUpgrade),
+        "rrise": parameter(\.racketRiseDB),
+        "bandattack": parameter(\.bandAttack),
+        "release": parameter(\.releaseAfterNonImpact),
+        "warm": parameter(\.warmStart),
+        "btrig": parameter(\.bandRiseTriggerDB),
+        "bsnr": parameter(\.bandRiseSNRDB),
+        "battack": parameter(\.bandRiseAttackDB),
+        "bdecay": parameter(\.bandRiseDecayDB),
+        "aref": milliseconds(\.attackReferenceSeconds),
+        "model": parameter(\.candidateModel),
+        "kpause": milliseconds(\.kindPauseSeconds),
+        "kmargin": parameter(\.kindMarginDB),
+        "kmemory": .parameters { $0.kindMemory = max(1, Int($1.rounded())) },
+        "maccept": parameter(\.modelAcceptance),
+        "mveto": parameter(\.modelVeto),
+    ]
+}
