@@ -142,7 +142,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// An on-time candidate (`runOnTime`) whose first milliseconds the ring before it predicted (its
     /// `runInnovationDB` measure under this, dB) is the ring's stirring, not a strike: no on-time rule takes it. The
     /// on-time bounces the tuning splits' rules took had 2.7 dB and more. 0 = off.
-    public var runOnTimePredictedDB: Float = 2
+    public var runOnTimePredictedDB: Float = 0
     /// See `runInnovationDB` (dB): its bands must rise over the room 15…3 ms before at all. That stretch holds the
     /// last bounce's ring, louder than the ring at the onset, so a faint bounce rises over it by 1–3 dB.
     public var runInnovationAttackDB: Float = 1
