@@ -217,8 +217,8 @@ package enum CandidateRule: UInt8, Sendable {
     case runSecond
     /// Accepted: like the last bounce and on time (`RunLikeness.onTime`).
     case runOnTime
-    /// Accepted: like the last bounce, on time, fainter than the on-time rule asks, but unpredicted by the ring
-    /// before it (`DetectorParameters.runInnovationDB`).
+    /// Accepted: like the last bounce, on time, short of the on-time rule's attack or growth, but unpredicted by the
+    /// ring before it (`DetectorParameters.runInnovationDB`).
     case runUnpredicted
     /// Accepted: a run of two's third bounce (`RunLikeness.third`).
     case runThird

@@ -132,8 +132,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runOnTimeAttackDB: Float = 5
     /// See `runOnTime` (dB).
     public var runOnTimeDecayDB: Float = 5
-    /// An on-time candidate (`runOnTime`) fainter than `runOnTimeAttackDB` is still the next bounce when the ring
-    /// before it cannot predict its first `runInnovationSeconds`: the prediction error's power there (an order-16
+    /// An on-time candidate (`runOnTime`) short of the on-time rule's evidence (fainter than `runOnTimeAttackDB`, or
+    /// growing by more than `runOnTimeDecayDB`) is still the next bounce when the ring before it cannot predict its
+    /// first `runInnovationSeconds`: the prediction error's power there (an order-16
     /// predictor fitted on the `runOnsetFitSeconds` ending `runInnovationLeadSeconds` before the onset,
     /// `RingPredictor.innovationDB`) at least this over the fit's (dB), on an attack of `runInnovationAttackDB`.
     /// A faint late bounce lifts its bands by only 2–5 dB over the last one's ring, as the ring's own beating does;
