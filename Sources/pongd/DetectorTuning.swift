@@ -158,6 +158,7 @@ enum DetectorTuning {
         "applausespeed": parameter(\.applauseSpeedUp),
         "applausealive": parameter(\.applauseAlivePeriods),
         "applauseskips": parameter(\.applauseSkips),
+        "applauserun": parameter(\.applauseRunPace),
         "slike": parameter(\.streamLikeShapeDB),
         "slikeattack": parameter(\.streamLikeAttackDB),
         "slikebelow": parameter(\.streamLikeBelowTypicalDB),

@@ -256,6 +256,12 @@ public struct DetectorParameters: Sendable, Equatable {
     public var applauseSpeedUp: Double = 0.95
     /// See `applauseTolerance`.
     public var applauseAlivePeriods: Double = 1.5
+    /// Within applause, a candidate due in the stream's run of impacts is a clap too when it comes more than this
+    /// multiple of the run's last gap after its last impact (`BounceRun.pace`): a ball bouncing on comes sooner
+    /// each time, real claps anywhere in the run's window; a speeding run's bounce after a lost one is spared
+    /// (`BounceRun.speedsUp`) (0 = off, the default: a run's due candidate is never
+    /// vetoed; an experiment from real applause, docs/DETECTOR.md "Applause is a rhythm").
+    public var applauseRunPace: Double = 0
     /// Sounds a clapping train may skip between two of its claps (`ApplauseTrain.skips`): two, for three people
     /// clapping.
     public var applauseSkips = 2

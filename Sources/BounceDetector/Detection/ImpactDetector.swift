@@ -451,6 +451,14 @@ public final class ImpactDetector {
         }
     }
 
+    /// Whether a candidate due in the run comes later than `applauseRunPace` times the run's last gap (a clap in a
+    /// run of claps, not a ball bouncing on), and not where a speeding run's bounce after a lost one is due
+    /// (`BounceRun.speedsUp`); never while `applauseRunPace` is 0.
+    private func slowsInApplause(_ onset: Int64) -> Bool {
+        parameters.applauseRunPace > 0 && (runs.pace(at: onset) ?? 0) > parameters.applauseRunPace
+            && !runs.speedsUp(at: onset, pace: parameters.runLikePace)
+    }
+
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         // A run's second bounce, after a lone impact, must sound like that impact struck again.
@@ -477,8 +485,9 @@ public final class ImpactDetector {
         }
         // A candidate due in the stream's run of impacts (a ball bouncing on, whatever rule its timbre passed) is
         // never applause: a train may skip sounds, and a dropped ball's every other bounce can keep a steady beat.
-        if isImpulsiveForApplause(features, rule) ? applause.note(candidate.onset) : applause.applauding(at: candidate.onset),
-           rule.yieldsToApplause, !followsImpact {
+        let applauding = isImpulsiveForApplause(features, rule)
+            ? applause.note(candidate.onset) : applause.applauding(at: candidate.onset)
+        if applauding, rule.yieldsToApplause && !followsImpact || followsImpact && slowsInApplause(candidate.onset) {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
