@@ -19,6 +19,14 @@ def load(path):
     return rows[0], [r for r in rows[1:] if r]
 
 
+def number(text):
+    """A field as a number; NaN for a text field (the band levels, the verdict) or one not measured."""
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
 def main():
     head, cand = load(sys.argv[1])
     _, ev = load(sys.argv[2])
@@ -40,7 +48,7 @@ def main():
         else:
             j = int(np.argmin(np.abs(dis_t - t))) if len(dis_t) else -1
             label = dis_k[j] if j >= 0 and abs(dis_t[j] - t) <= 0.03 else "other"
-        groups.setdefault(label, []).append([float(x) for x in r[1:]])
+        groups.setdefault(label, []).append([number(x) for x in r[1:]])
     print(f"events {len(ev_t)}, with a candidate {len(found)}, candidates {len(cand)}")
     if errors:
         e = np.array(errors)
@@ -51,7 +59,10 @@ def main():
         a = np.array(rows)
         print(f"\n{label} ({len(rows)})")
         for k, name in enumerate(feats):
-            p = np.percentile(a[:, k], [5, 25, 50, 75, 95])
+            column = a[:, k][np.isfinite(a[:, k])]
+            if not len(column):  # a text column (band levels, verdict) or never measured
+                continue
+            p = np.percentile(column, [5, 25, 50, 75, 95])
             print(f"  {name:12s} " + " ".join(f"{v:9.2f}" for v in p))
     missed = [(ev_t[i], ev_k[i]) for i in range(len(ev_t)) if i not in found]
     print("\nmissed:", ", ".join(f"{t:.3f}{k[0]}" for t, k in missed[:30]))

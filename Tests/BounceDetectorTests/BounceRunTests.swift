@@ -144,6 +144,18 @@ struct BounceRunTests {
                 "no clock: no bounce is on time, and a lost bounce is not bridged")
     }
 
+    @Test("how far an onset lies from the clock: from the nearer of gap × r and gap × (r + r²); none before three impacts")
+    func clockError() {
+        var drop = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08)
+        drop.report(0)
+        drop.report(rate * 100 / 1000)
+        #expect(drop.clockError(at: rate * 190 / 1000) == nil, "one gap: no ratio yet")
+        drop.report(rate * 190 / 1000)
+        #expect(abs((drop.clockError(at: rate * (190 + 81) / 1000) ?? 1)) < 0.001, "81 ms: gap × 0.9, on time")
+        #expect(abs((drop.clockError(at: rate * (190 + 55) / 1000) ?? 0) - 26.0 / 81) < 0.001, "55 ms: 26 of 81 early")
+        #expect(abs((drop.clockError(at: rate * (190 + 150) / 1000) ?? 1) - 3.9 / 153.9) < 0.001, "a bounce lost")
+    }
+
     @Test("a run of two's third bounce is due 0.6–0.98 of its one gap on: not after one impact, nor in a longer run")
     func thirdBounce() {
         var drop = run()

@@ -191,6 +191,52 @@ struct CandidateRulesTests {
                                           likeness: .third)), "it must clear the ring by 10 dB, as a second bounce")
     }
 
+    @Test("an on-time bounce under the on-time rule's attack is the next bounce when the ring before it could not predict it")
+    func runUnpredicted() {
+        var late = ball(attack: 4, snr: -20, decay: -8, risingBands: 1)  // a −28 dB bounce in the run's ring
+        late.tonality = 0
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime)), "on time, but 4 dB is the ring's own beating")
+        let decided = rules().decision(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                       likeness: .onTime, ringInnovationDB: 4)
+        #expect(isImpact(decided.verdict) && decided.rule == .runUnpredicted && decided.rule.name == "unpredicted")
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime, ringInnovationDB: 2)), "the ring predicted it")
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .underWay, ringInnovationDB: 4)), "not on the run's clock")
+        late.attackDB = 1.5  // over the last bounce's ring 15…3 ms before, louder than the ring at the onset
+        #expect(isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         likeness: .onTime, ringInnovationDB: 4)))
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime, ringInnovationDB: 3.5)),
+                "under 3 dB of attack, 4 dB of innovation: the end of a drop's ring stirs on the clock too")
+        late.attackDB = 0.5
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime, ringInnovationDB: 4)), "under 1 dB: no rise at all")
+        late.attackDB = 6
+        late.decayDB = 9  // the loudest millisecond barely clears the last bounce's ring
+        #expect(!isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime)), "the on-time rule: it grows")
+        #expect(isImpact(rules().verdict(late, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         likeness: .onTime, ringInnovationDB: 4)), "unpredicted: growth not asked")
+        #expect(!isImpact(rules { $0.runInnovationDecayDB = 5 }.verdict(late, evidence: .bandRise, typicalAttackDB: 40,
+                                          followsImpact: true, likeness: .onTime, ringInnovationDB: 4)))
+        late.attackDB = 4
+        late.decayDB = -8
+        #expect(!isImpact(rules { $0.runInnovationDB = 0 }.verdict(late, evidence: .bandRise, typicalAttackDB: 40,
+                                          followsImpact: true, likeness: .onTime, ringInnovationDB: 4)), "rule off")
+    }
+
+    @Test("an on-time candidate the ring before it predicted is the ring's stirring: no on-time rule takes it")
+    func runPredicted() {
+        let stirring = ball(attack: 6, snr: 5, decay: -5, risingBands: 2)
+        #expect(isImpact(rules().verdict(stirring, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         likeness: .onTime)), "on time and 6 dB: the on-time rule takes it")
+        let decided = rules().decision(stirring, evidence: .bandRise, typicalAttackDB: 40, followsImpact: false,
+                                       likeness: .onTime, ringPredicted: true)
+        #expect(!isImpact(decided.verdict), "predicted by the ring: \(decided.rule.name)")
+    }
+
     @Test("a candidate shaped like the stream's balls is a ball when it clears the room as they do, less 8 dB")
     func streamTemplate() {
         var faint = ball(attack: 11, snr: 4, decay: -4, risingBands: 2)

@@ -60,9 +60,10 @@ struct ImpactDetectorTests {
         var scene = (0..<rate).map { i in (i < rate / 2 ? 0.01 : 0.025) * random.next() }
         let ballStart = Int(0.512 * Double(rate))
         for (i, x) in ImpactSignals.impact(table: true, rate: rate).enumerated() { scene[ballStart + i] += x }
-        func frames(release: Bool) throws -> [Int64] {
+        func frames(release: Bool, stronger: Float = 0) throws -> [Int64] {
             let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1)) {
                 $0.releaseAfterNonImpact = release
+                $0.strongerOnsetRatio = stronger
             }
             var found: [Int64] = []
             scene.withUnsafeBufferPointer { detector.process($0) { found.append($0.frame) } }
@@ -74,6 +75,8 @@ struct ImpactDetectorTests {
         // refractory, the single-impact test about timing).
         #expect(released.count == 1 && abs((released.first ?? 0) - Int64(ballStart)) <= 48, "\(released)")
         #expect(try frames(release: false).isEmpty, "held off by the step's refractory")
+        // The ball's onset is far stronger than the step's: the stronger-onset rule alone finds it too.
+        #expect(try frames(release: false, stronger: 3).count == 1)
     }
 
     @Test("a hand clap is rejected, not reported")

@@ -252,6 +252,67 @@ struct RealRecordingTests {
     }
 
     @Test("""
+        a dropped ball in a live room (tail 2 dB under each bounce, RT60 0.3 s; gaps ×0.86): a late bounce whose bands \
+        barely rise over the ring, on the run's clock and unpredicted by the ring, is found (without the rule one \
+        fewer), and nothing else
+        """)
+    func droppedBallUnpredicted() throws {
+        let with = try droppedBallInARoom(tailDB: -2, rt60: 0.3, gapRatio: 0.86)
+        let without = try droppedBallInARoom(tailDB: -2, rt60: 0.3, gapRatio: 0.86) { $0.runInnovationDB = 0 }
+        #expect(with.found > without.found, "with the ring's innovation \(with), without \(without)")
+        #expect(with.reported == with.found, "no false alarm: \(with)")
+    }
+
+    @Test("""
+        a racket's tick 0.68 of a gap into a dropped ball's run (its clock says 0.9), 14 dB under the bounce before: \
+        no bounce of the run, so not reported (without the off-clock rule it is), and every bounce is found
+        """)
+    func droppedBallOffClock() throws {
+        let clip = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
+        var (events, end) = droppedBall(clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.85)
+        let tick = (time: events[7].time + 0.68 * (events[8].time - events[7].time), clip: racket, gain: 0.2 * events[7].gain)
+        let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events + [tick])
+        func found(_ impacts: [Impact]) -> Int {
+            onsets.filter { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }.count
+        }
+        let kept = try detect(samples, rate: clip.rate)
+        #expect(found(kept) == 15 && kept.count == 15, "\(found(kept)) of 15 bounces and the tick found, \(kept.count) reported")
+        let without = try detect(samples, rate: clip.rate) { $0.runOffClock = 0 }
+        #expect(without.count == 16, "without the rule the tick is the run's next bounce: \(without.count) reported")
+    }
+
+    @Test("""
+        a dropped ball in a reverberant room whose tail is as loud as the bounces (2 dB under each, RT60 1.2 s; gaps \
+        ×0.86): a candidate the ring predicted moves to where its error began to rise, the bounce after it; more \
+        bounces found than without, and no more reports that are none
+        """)
+    func droppedBallRetimed() throws {
+        let moved = try droppedBallInARoom(tailDB: -2, rt60: 1.2, gapRatio: 0.86)
+        let kept = try droppedBallInARoom(tailDB: -2, rt60: 1.2, gapRatio: 0.86) { $0.runRetimeDB = 0 }
+        #expect(moved.found > kept.found, "retimed \(moved), not \(kept)")
+        #expect(moved.reported - moved.found <= kept.reported - kept.found, "retimed \(moved), not \(kept)")
+    }
+
+    @Test("""
+        a real racket tick taken for a ball, then 11 ms later a real table bounce 20 dB louder: the bounce is a new \
+        impact, not the tick's ring (without the stronger-onset rule its refractory swallows it)
+        """)
+    func strongerOnsetInRefractory() throws {
+        let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
+        // The bounce's onset 11 ms after the tick's (the clips' own onsets differ).
+        let tickTime = 0.5, bounceTime = tickTime + Double(racket.onset - table.onset) / Double(table.rate) + 0.011
+        let (samples, onsets) = scene(seconds: 1.2, rate: table.rate,
+                                      events: [(tickTime, racket, 0.1), (bounceTime, table, 1)])
+        func found(_ impacts: [Impact]) -> [Bool] {
+            onsets.map { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(table.rate / 500) } }
+        }
+        let both = try detect(samples, rate: table.rate)
+        #expect(found(both) == [true, true] && both.count == 2, "\(both.map(\.time)) for \(onsets)")
+        let swallowed = try detect(samples, rate: table.rate) { $0.strongerOnsetRatio = 0 }
+        #expect(found(swallowed) == [true, false], "without the rule: \(swallowed.map(\.time)) for \(onsets)")
+    }
+
+    @Test("""
         24 real hits and bounces in white noise 5–8 dB under their first 10 ms: the stream's own balls are the \
         template that finds every one (timbre alone: 21)
         """)

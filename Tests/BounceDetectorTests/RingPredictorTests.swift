@@ -54,6 +54,20 @@ struct RingPredictorTests {
         #expect(predictor.onset(in: ring, from: 1600, end: 2400, window: 24, factor: 4) == nil)
     }
 
+    @Test("a strike 20 dB under the ring it falls into: its first 1.5 ms are 3 dB and more over the fit's error; the ring alone is not")
+    func innovation() {
+        let second = rate * 40 / 1000
+        let struck = ring(second: second, gain: 0.026, length: 8192)  // 0.1 × the ring's 0.26 there: −20 dB
+        let alone = ring(second: Int.max / 2, gain: 0, length: 8192)
+        defer { struck.deallocate(); alone.deallocate() }
+        let predictor = RingPredictor(order: 16, fitLength: rate / 100)
+        defer { predictor.deallocate() }
+        let lead = 96, length = 72  // 2 ms, 1.5 ms
+        let strike = predictor.innovationDB(in: struck, onset: Int64(second), lead: lead, length: length) ?? -.infinity
+        let ring = predictor.innovationDB(in: alone, onset: Int64(second), lead: lead, length: length) ?? .infinity
+        #expect(strike >= 3 && ring < 3, "strike \(strike) dB, ring alone \(ring) dB")
+    }
+
     /// White noise (the predictor can predict none of it: its fit error is the noise's power), then from `start` on
     /// `gain` times louder for `length` samples, then as before; `spike` adds one sample of that amplitude at
     /// `spikeAt`.

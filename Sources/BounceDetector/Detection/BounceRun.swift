@@ -83,6 +83,17 @@ struct BounceRun {
         return abs(interval - next) <= tolerance * next || abs(interval - afterLost) <= tolerance * afterLost
     }
 
+    /// How far an onset at `frame` lies from the run's clock: the smaller relative deviation from gap × r and from
+    /// gap × (r + r²) after the last impact (`onTime` asks at most `clockTolerance`); nil with no clock yet.
+    func clockError(at frame: Int64) -> Double? {
+        guard length >= 3, gap < previousGap else { return nil }
+        let ratio = Double(gap) / Double(previousGap)
+        let interval = Double(frame - last)
+        let next = Double(gap) * ratio
+        let afterLost = next + next * ratio
+        return min(abs(interval - next) / next, abs(interval - afterLost) / afterLost)
+    }
+
     /// Whether an onset `interval` frames after the last reported impact of a run that speeds up is the bounce after
     /// a lost one: a bouncing ball keeps a near-constant share r of its speed at every bounce, so its gaps shrink by
     /// r each time (the run's last gap over the one before), and the bounce after the next is due gap × (r + r²) on.

@@ -26,25 +26,30 @@ struct CandidateRules {
     /// `modelVeto` it is none whatever they say (its hold-offs undone as the rules undo a rejected one's).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
-                 unlikeStream: Bool = false, modelProbability: Float? = nil) -> Verdict {
+                 unlikeStream: Bool = false, modelProbability: Float? = nil,
+                 ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> Verdict {
         decision(features, evidence: evidence, typicalAttackDB: typicalAttackDB, followsImpact: followsImpact,
                  likeness: likeness, likeStream: likeStream, unlikeStream: unlikeStream,
-                 modelProbability: modelProbability).verdict
+                 modelProbability: modelProbability, ringInnovationDB: ringInnovationDB,
+                 ringPredicted: ringPredicted).verdict
     }
 
     /// `verdict`, and the rule that decided it (diagnostics: `ImpactDetector.candidateObserver`; an enum, nothing
-    /// allocated).
+    /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate fails to predict its onset
+    /// (`DetectorParameters.runInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted it
+    /// (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
-                  unlikeStream: Bool = false, modelProbability: Float? = nil) -> (verdict: Verdict, rule: CandidateRule) {
+                  unlikeStream: Bool = false, modelProbability: Float? = nil,
+                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
-        if matchesRun(features, likeness: likeness) {
+        if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
             let rule: CandidateRule = switch likeness {
             case .second: .runSecond
             case .third: .runThird
-            case .onTime: .runOnTime
+            case .onTime: onTime(features) ? .runOnTime : .runUnpredicted
             default: .runLike
             }
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
@@ -138,21 +143,41 @@ struct CandidateRules {
     /// The last bounce of a run under way is the next one's template: a candidate that sounds like it struck again
     /// (the detector checks the likeness) need only rise abruptly in a few bands and not grow. Its tonality is not
     /// asked: the late bounces rise from the run's ring, which fills the lines the tonality measures.
-    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness) -> Bool {
+    /// An on-time candidate the on-time rule does not take still matches when the ring before it could not predict
+    /// its onset (`ringInnovationDB` ≥ `DetectorParameters.runInnovationDB`, `unpredicted`).
+    /// An on-time candidate the ring before it predicted (`ringPredicted`) matches no rule: it is the ring's stirring.
+    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
+                    ringPredicted: Bool = false) -> Bool {
         let attack: Float
-        var bands = parameters.runLikeBands
-        var decay = parameters.runDecayDB
+        let bands = parameters.runLikeBands
+        let decay = parameters.runDecayDB
         switch likeness {
         case .none: return false
         case .underWay: attack = parameters.runLikeAttackDB
         case .second, .third: attack = parameters.runLikeFirstAttackDB
         case .onTime:
-            attack = parameters.runOnTimeAttackDB
-            bands = 0
-            decay = parameters.runOnTimeDecayDB
+            return parameters.runSeconds > 0 && !ringPredicted
+                && (onTime(features) || unpredicted(features, ringInnovationDB))
         }
         return parameters.runSeconds > 0 && features.attackDB >= attack && features.risingBands >= bands
             && features.decayDB <= decay
+    }
+
+    /// The on-time rule's own evidence: an attack of `runOnTimeAttackDB` in any bands, growing by at most
+    /// `runOnTimeDecayDB`.
+    func onTime(_ features: ImpactFeatures) -> Bool {
+        features.attackDB >= parameters.runOnTimeAttackDB && features.decayDB <= parameters.runOnTimeDecayDB
+    }
+
+    /// An on-time candidate the ring before it could not predict (`DetectorParameters.runInnovationDB`): an attack
+    /// of `runInnovationAttackDB`, growing by at most `runInnovationDecayDB`.
+    /// Under `runInnovationFaintAttackDB` the innovation asked is `runInnovationFaintDB`.
+    func unpredicted(_ features: ImpactFeatures, _ ringInnovationDB: Float) -> Bool {
+        let asked = features.attackDB < parameters.runInnovationFaintAttackDB
+            ? max(parameters.runInnovationDB, parameters.runInnovationFaintDB) : parameters.runInnovationDB
+        return parameters.runInnovationDB > 0 && ringInnovationDB >= asked
+            && features.attackDB >= parameters.runInnovationAttackDB
+            && features.decayDB <= parameters.runInnovationDecayDB
     }
 
     /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that
@@ -192,6 +217,9 @@ package enum CandidateRule: UInt8, Sendable {
     case runSecond
     /// Accepted: like the last bounce and on time (`RunLikeness.onTime`).
     case runOnTime
+    /// Accepted: like the last bounce, on time, short of the on-time rule's attack or growth, but unpredicted by the
+    /// ring before it (`DetectorParameters.runInnovationDB`).
+    case runUnpredicted
     /// Accepted: a run of two's third bounce (`RunLikeness.third`).
     case runThird
     /// Accepted: the last of a rejected run on a bouncing ball's clock (`DetectorParameters.rejectedRunShapeDB`).
@@ -234,6 +262,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runLike: "runlike"
         case .runSecond: "second"
         case .runOnTime: "ontime"
+        case .runUnpredicted: "unpredicted"
         case .runThird: "third"
         case .rejectedRun: "rejrun"
         case .streamLike: "streamlike"
@@ -295,4 +324,9 @@ package struct CandidateDecision: Sendable {
     package var lastMeanDB: Float
     /// See `lastMeanDB`.
     package var lastSpreadDB: Float
+    /// Its onset's relative distance from the run's clock (`BounceRun.clockError`; NaN without a clock).
+    package var clockError: Double = .nan
+    /// The ring's prediction error over its first milliseconds, over the fit's (`RingPredictor.innovationDB`; NaN
+    /// when not measured).
+    package var innovationDB: Float = .nan
 }

@@ -65,6 +65,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// run's last gap over the one before), within this share of that interval; a run that speeds up and loses a
     /// bounce resumes where the bounce after it is due, gap × (r + r²) on.
     public var runClockTolerance: Double = 0.08
+    /// A run that has shown its clock (`BounceRun.clockHeld`) and speeds up keeps it: a candidate further than this
+    /// share of the interval from both of the clock's predictions (`BounceRun.clockError`) is no bounce of the run
+    /// (no run rule takes it; the rules for any candidate still may). 0 = off.
+    public var runOffClock: Double = 0.2
     /// A run may start from one reported impact: a candidate this soon after it may be its second bounce (s; 0 = a
     /// run starts only once two impacts came `runSeconds` apart).
     public var runFirstSeconds: Double = 0.2
@@ -128,6 +132,48 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runOnTimeAttackDB: Float = 5
     /// See `runOnTime` (dB).
     public var runOnTimeDecayDB: Float = 5
+    /// An on-time candidate (`runOnTime`) short of the on-time rule's evidence (fainter than `runOnTimeAttackDB`, or
+    /// growing by more than `runOnTimeDecayDB`) is still the next bounce when the ring before it cannot predict its
+    /// first `runInnovationSeconds`: the prediction error's power there (an order-16
+    /// predictor fitted on the `runOnsetFitSeconds` ending `runInnovationLeadSeconds` before the onset,
+    /// `RingPredictor.innovationDB`) at least this over the fit's (dB), on an attack of `runInnovationAttackDB`.
+    /// A faint late bounce lifts its bands by only 2–5 dB over the last one's ring, as the ring's own beating does;
+    /// but the ring is a sum of decaying resonances that its past predicts, and a new strike is not. 0 = off.
+    public var runInnovationDB: Float = 3
+    /// An on-time candidate (`runOnTime`) whose first milliseconds the ring before it predicted (its
+    /// `runInnovationDB` measure under this, dB) is the ring's stirring, not a strike: no on-time rule takes it. The
+    /// on-time bounces the tuning splits' rules took had 2.7 dB and more. 0 = off.
+    public var runOnTimePredictedDB: Float = 0
+    /// See `runInnovationDB` (dB): its bands must rise over the room 15…3 ms before at all. That stretch holds the
+    /// last bounce's ring, louder than the ring at the onset, so a faint bounce rises over it by 1–3 dB.
+    public var runInnovationAttackDB: Float = 1
+    /// See `runInnovationDB`: under this attack (dB) the innovation asked is `runInnovationFaintDB` instead: a rise
+    /// of 1–3 dB over the ring is what the end of a drop's ring also shows on the clock after the last bounce.
+    public var runInnovationFaintAttackDB: Float = 3
+    /// See `runInnovationFaintAttackDB` (dB).
+    public var runInnovationFaintDB: Float = 4
+    /// See `runInnovationDB`: such a candidate may grow by at most this 6–8 ms on (dB; the on-time rule asks
+    /// `runOnTimeDecayDB`; infinity = not asked). The growth is measured over the level 10…3 ms before the onset,
+    /// the last bounce's ring: under a ring as loud as the bounce it measures the ring's beating, not the bounce
+    /// (a −27 dB bounce of the tuning seeds read +141 dB: its loudest millisecond under that ring).
+    public var runInnovationDecayDB: Float = .infinity
+    /// See `runInnovationDB`: and its band levels at most this much under the last bounce's on average (dB; a ball
+    /// loses 1–4 dB a bounce, while the ring's own stirrings a few ms before a bounce lie 10–20 dB under it).
+    public var runInnovationQuieterDB: Float = 8
+    /// A weak candidate where a run's next bounce is due that the ring before it predicted (its `runInnovationDB`
+    /// measure under this, dB) is the ring's own stirring a few ms ahead of the bounce, not the bounce: at its
+    /// decision point it moves once to the prediction error's change point (`runErrorAlarm`) from
+    /// `runRetimeSkipSeconds` after its onset, if there is one, and waits for its decision there. 0 = off.
+    public var runRetimeDB: Float = 2
+    /// See `runRetimeDB`.
+    public var runRetimeSkipSeconds = 0.0015
+    /// See `runRetimeDB`: bit 1, whole-band candidates too; bit 2, wherever a run's next bounce is due (not only in
+    /// a run that speeds up).
+    public var runRetimeScope = 0
+    /// See `runInnovationDB`.
+    public var runInnovationSeconds = 0.0015
+    /// See `runInnovationDB`.
+    public var runInnovationLeadSeconds = 0.002
     /// See `runLikeShapeDB`: the least attack (dB) of a bounce that matches the run's last…
     public var runLikeAttackDB: Float = 5
     /// …and the bands (of seven) that must rise together in it.
@@ -291,6 +337,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var warmUpSeconds: Double = 0.25
     /// After a trigger, no new trigger for this long: a dropped ball's fastest bounces are 40 ms apart.
     public var refractorySeconds: Double = 0.025
+    /// Once a whole-band candidate is decided, a whole-band onset in its refractory whose flux is this many times
+    /// the candidate's own is a new impact, not its ring (a ball bouncing 10 ms after a sound that was taken for
+    /// one). 0 = off.
+    public var strongerOnsetRatio: Float = 3
     /// Noise window before the search region used by the time-domain refinement.
     public var noiseSeconds: Double = 0.004
     /// How far the high-passed signal must clear the local noise RMS to mark the onset.

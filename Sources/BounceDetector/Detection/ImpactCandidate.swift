@@ -20,6 +20,8 @@ struct ImpactCandidate {
     var noise: Float
     /// Which trigger saw it.
     var evidence: TriggerEvidence
+    /// It was moved once already to where the ring's prediction error began to rise (`ImpactDetector.retimed`).
+    var retimed = false
 
     /// Only a narrower trigger saw it, not the whole band.
     var isWeak: Bool { evidence != .wholeBand }

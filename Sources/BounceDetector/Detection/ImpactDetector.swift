@@ -47,6 +47,8 @@ public final class ImpactDetector {
     /// A refined onset waiting for its decision, with its trigger flux, its edge's peak magnitude and the noise
     /// RMS it was judged against.
     private var pending: ImpactCandidate?
+    /// The whole band's flux at the trigger of the candidate whose refractory holds (`strongerOnsetRatio`).
+    private var refractoryFlux: Float = .infinity
     private var holdOffs = HoldOffs()
     /// The stream's last impacts: a ball bouncing ever faster continues its run.
     private var runs: BounceRun
@@ -224,6 +226,10 @@ public final class ImpactDetector {
         let supersede = parameters.racketUpgrade & 4 != 0
         if pending == nil, !holdOffs.refractory(at: written), let evidence {
             trigger(strength: strength, evidence: evidence)
+        } else if pending == nil, evidence == .wholeBand, parameters.strongerOnsetRatio > 0,
+                  strength > parameters.strongerOnsetRatio * refractoryFlux {
+            // Decided, and still in its refractory: an onset several times stronger is no ring of it.
+            trigger(strength: strength, evidence: .wholeBand)
         } else if supersede, evidence == .wholeBand,
                   pending?.isWeak ?? holdOffs.mayReplaceReleased(at: written) {
             trigger(strength: strength, evidence: .wholeBand)
@@ -244,7 +250,11 @@ public final class ImpactDetector {
         }
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
-            decide(candidate, onImpact: onImpact)
+            if let later = retimed(candidate) {
+                commit(later)
+            } else {
+                decide(candidate, onImpact: onImpact)
+            }
         }
     }
 
@@ -309,6 +319,29 @@ public final class ImpactDetector {
         commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: noise.squareRoot(), evidence: .bandRise))
     }
 
+    /// A weak candidate where a run's next bounce is due, which the ring before it predicted
+    /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
+    /// after it, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
+    private func retimed(_ candidate: ImpactCandidate) -> ImpactCandidate? {
+        guard parameters.runRetimeDB > 0, !candidate.retimed,
+              candidate.isWeak || parameters.runRetimeScope & 1 != 0, runs.continues(at: candidate.onset),
+              parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
+              let innovation = ringPredictor.innovationDB(
+                  in: highPassed, onset: candidate.onset,
+                  lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                  length: max(1, parameters.samples(parameters.runInnovationSeconds))),
+              innovation < parameters.runRetimeDB,
+              let onset = ringPredictor.changePoint(
+                  in: highPassed, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
+                  end: written, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
+                  cap: parameters.runOnsetCap)
+        else { return nil }
+        var later = candidate
+        later.onset = onset
+        later.retimed = true
+        return later
+    }
+
     /// Whether the ring's prediction error may time or trigger a bounce at `frame`: in a run long enough
     /// (`DetectorParameters.ringErrorRunLength`) and, if asked, speeding up as a bouncing ball's does.
     private func ringErrorAsked(at frame: Int64) -> Bool {
@@ -318,6 +351,7 @@ public final class ImpactDetector {
 
     private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
+        refractoryFlux = candidate.evidence == .wholeBand ? candidate.flux : .infinity
         holdOffs.commit(onset: candidate.onset, refractory: Int64(parameters.samples(parameters.refractorySeconds)),
                         quiet: Int64(parameters.samples(0.04)))
     }
@@ -372,6 +406,31 @@ public final class ImpactDetector {
         return .none
     }
 
+    /// Whether an onset falls off the clock of a run that has shown one and speeds up
+    /// (`DetectorParameters.runOffClock`): a bouncing ball keeps its clock, so it is no bounce of that run.
+    private func offClock(_ onset: Int64) -> Bool {
+        guard parameters.runOffClock > 0, runs.clockHeld, runs.speedsUp(at: onset, pace: parameters.runLikePace),
+              let error = runs.clockError(at: onset) else { return false }
+        return error > parameters.runOffClock
+    }
+
+    /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
+    /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: the on-time rule's own evidence
+    /// suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and whether
+    /// the ring predicted it (`runOnTimePredictedDB`). Measured once per on-time candidate, nothing allocated.
+    private func ringInnovation(at onset: Int64, _ features: ImpactFeatures) -> (unpredicted: Float, predicted: Bool) {
+        guard parameters.runInnovationDB > 0 || parameters.runOnTimePredictedDB > 0,
+              let measured = ringPredictor.innovationDB(
+                  in: highPassed, onset: onset, lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                  length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+        else { return (-.infinity, false) }
+        let eligible = parameters.runInnovationDB > 0 && !rules.onTime(features)
+            && features.attackDB >= parameters.runInnovationAttackDB
+            && BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
+                >= -parameters.runInnovationQuieterDB
+        return (eligible ? measured : -.infinity, measured < parameters.runOnTimePredictedDB)
+    }
+
     /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
     /// abruptly in a few bands and does not grow is noted.
     private func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
@@ -406,15 +465,20 @@ public final class ImpactDetector {
         let followsImpact = runs.continues(at: candidate.onset)
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
+            && !offClock(candidate.onset)
+        let runLikeness = likeness(candidate.onset, features, followsImpact)
+        let innovation = runLikeness == .onTime ? ringInnovation(at: candidate.onset, features)
+            : (unpredicted: -.infinity, predicted: false)
         var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact, likeness: likeness(candidate.onset, features, followsImpact),
+                             followsImpact: followsImpact, likeness: runLikeness,
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
                                                             shapeDB: parameters.streamLikeShapeDB),
                              unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
                                  && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
                                                                   shapeDB: parameters.clearLikeShapeDB),
                              modelProbability: model?.probability(features, flux: candidate.flux,
-                                                                  evidence: candidate.evidence))
+                                                                  evidence: candidate.evidence),
+                             ringInnovationDB: innovation.unpredicted, ringPredicted: innovation.predicted)
         if case .rejected = verdict, endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
@@ -437,7 +501,14 @@ public final class ImpactDetector {
             observer(candidate.onset, features, candidate.flux, candidate.evidence,
                      CandidateDecision(rule: rule, runLength: runs.length, due: followsImpact,
                                        speedingUp: runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace),
-                                       lastMeanDB: last.mean, lastSpreadDB: last.spread))
+                                       lastMeanDB: last.mean, lastSpreadDB: last.spread,
+                                       clockError: runs.clockError(at: candidate.onset) ?? .nan,
+                                       innovationDB: runs.length >= 3
+                                           ? ringPredictor.innovationDB(in: highPassed, onset: candidate.onset,
+                                               lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                                               length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+                                               ?? .nan
+                                           : .nan))
         }
         switch verdict {
         case .impact(let ruleKind, let confidence):

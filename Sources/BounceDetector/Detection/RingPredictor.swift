@@ -97,6 +97,21 @@ struct RingPredictor {
         return nil
     }
 
+    /// The prediction error's power over the `length` samples from `onset`, over the fit's own (fitted on the
+    /// `fitLength` samples ending `lead` samples before `onset`), in dB: how much of a candidate the ring before it
+    /// cannot explain. Nil if the fit is degenerate.
+    func innovationDB(in ring: SampleRing, onset: Int64, lead: Int, length: Int) -> Float? {
+        guard let fitError = prepare(ring, before: onset - Int64(lead)), fitError > 0, length > 0 else { return nil }
+        var sum: Float = 0
+        var n = onset
+        while n < onset + Int64(length) {
+            let e = error(ring, at: n)
+            sum += e * e
+            n += 1
+        }
+        return 10 * log10(max(sum / Float(length) / fitError, 1e-6))
+    }
+
     /// Fits the predictor on the `fitLength` samples before `from`; returns the fit's own mean error power (nil if
     /// the fit is degenerate).
     private func prepare(_ ring: SampleRing, before from: Int64) -> Float? {
