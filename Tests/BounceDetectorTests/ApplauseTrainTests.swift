@@ -54,6 +54,38 @@ struct ApplauseTrainTests {
         #expect(!lone, "a lone sound after the applause")
     }
 
+    /// An `ApplauseTrain` that also hears applause by its density: seven sounds within 1 s (±20 dB of the newest).
+    private func crowd(levelDB: Float = 20) -> ApplauseTrain {
+        ApplauseTrain(periodSamples: Int64(0.14 * rate)...Int64(0.33 * rate), tolerance: 0.25, speedUp: 0.95,
+                      alivePeriods: 1.5, skips: 2, densityCount: 7, densitySamples: Int64(rate), densityGrowths: 2,
+                      densityLevelDB: levelDB)
+    }
+    /// Notes sounds at these times (s) with these attacks (dB) and returns which were called applause.
+    private func applause(_ times: [Double], attacks: [Float]? = nil, in applause: ApplauseTrain) -> [Bool] {
+        var applause = applause
+        return times.indices.map { applause.note(Int64(times[$0] * rate), attackDB: attacks?[$0] ?? 0) }
+    }
+    private let crowdTimes = [1.0, 1.02, 1.13, 1.16, 1.40, 1.45, 1.62]
+
+    @Test("a group's uneven claps (seven in 0.62 s, no steady train): the seventh is applause by density, not by rhythm")
+    func crowdByDensity() {
+        #expect(applause(crowdTimes, in: crowd()) == [false, false, false, false, false, false, true])
+        #expect(!applause(crowdTimes, in: train()).contains(true))
+    }
+
+    @Test("a dropped ball (ten bounces from 0.2 s apart, gaps ×0.85) is no crowd, though seven come within 1 s")
+    func dropIsNoCrowd() {
+        let times = (0..<10).reduce(into: [1.0]) { t, k in t.append(t.last! + 0.2 * pow(0.85, Double(k))) }
+        #expect(!applause(times, in: crowd()).contains(true))
+    }
+
+    @Test("a serve 40 dB sharper than the applause's last claps is not counted with them (every level counted: it is)")
+    func serveAfterCrowd() {
+        let times = [1.0, 1.02, 1.13, 1.16, 1.40, 1.45, 1.95], attacks: [Float] = [15, 14, 16, 12, 15, 13, 55]
+        #expect(applause(times, attacks: attacks, in: crowd()).last == false)
+        #expect(applause(times, attacks: attacks, in: crowd(levelDB: 0)).last == true)
+    }
+
     /// Onsets (s) the detector reports in `scene`, the applause rule on or off.
     private func reported(_ scene: [Float], applause: Bool, clearerDB: Float? = nil) throws -> [Double] {
         let detector = try ImpactDetector(format: AudioFormat(sampleRate: 48000, channels: 1)) { p in

@@ -20,12 +20,33 @@ struct ApplauseTrain {
     let alivePeriods: Double
     /// Sounds a train may skip between two of its claps (another person's claps; `capacity` − 4 at most).
     let skips: Int
+    /// Impulsive sounds (this one among them; 0 = off, at most `capacity` + 1) that within `densitySamples` make
+    /// applause by their density alone: a group claps 4–13 times a second, a ball in play at most ~3 (a dropped ball
+    /// more, but its every gap shrinks).
+    let densityCount: Int
+    /// See `densityCount` (samples).
+    let densitySamples: Int64
+    /// Gaps among a dense run of sounds that must each grow past the one before (by 1/`speedUp`): a dropped ball's
+    /// never do, even with a stray sound between two bounces.
+    let densityGrowths: Int
+    /// See `crowd(endingAt:attackDB:)` (samples).
+    let densityGapSamples: Int64
+    /// Sounds whose attack lies further than this (dB; 0 = any) from the newest one's are not counted with it: a
+    /// crowd's claps sound alike, a serve 40 dB sharper than the applause it follows is no part of it.
+    let densityLevelDB: Float
     private var onsets = SIMD8<Int64>(repeating: .min)
     /// Their attacks (dB; −∞ = none).
     private var attacks = SIMD8<Float>(repeating: -.infinity)
     private var aliveUntil: Int64 = .min
 
-    init(periodSamples: ClosedRange<Int64>, tolerance: Double, speedUp: Double, alivePeriods: Double, skips: Int) {
+    init(periodSamples: ClosedRange<Int64>, tolerance: Double, speedUp: Double, alivePeriods: Double, skips: Int,
+         densityCount: Int = 0, densitySamples: Int64 = 0, densityGrowths: Int = 2, densityGapSamples: Int64 = 0,
+         densityLevelDB: Float = 0) {
+        self.densityLevelDB = densityLevelDB
+        self.densityGapSamples = densityGapSamples
+        self.densityCount = min(max(densityCount, 0), Self.capacity + 1)
+        self.densitySamples = densitySamples
+        self.densityGrowths = densityGrowths
         self.periodSamples = periodSamples
         self.tolerance = tolerance
         self.speedUp = speedUp
@@ -46,6 +67,9 @@ struct ApplauseTrain {
         let bouncing = speedsUp(to: frame)
         if !bouncing, let period = train(endingAt: frame) {
             aliveUntil = max(aliveUntil, frame + Int64((Double(period) * alivePeriods).rounded()))
+        }
+        if !bouncing, let gap = crowd(endingAt: frame, attackDB: attackDB) {
+            aliveUntil = max(aliveUntil, frame + Int64((Double(gap) * alivePeriods).rounded()))
         }
         for lane in 0..<(Self.capacity - 1) {
             onsets[lane] = onsets[lane + 1]
@@ -87,6 +111,31 @@ struct ApplauseTrain {
                     let speedsUp = Double(first) < speedUp * Double(second) && Double(second) < speedUp * Double(third)
                     if !speedsUp { return first }
                 }
+            }
+        }
+        return nil
+    }
+
+    /// The mean gap of `densityCount` sounds ending at `frame`, within `densitySamples` of it, each at least
+    /// `densityGapSamples` after the one before it counted (a ball's own ring and rattle after a stroke make sounds
+    /// closer) and within `densityLevelDB` of its attack, when at least `densityGrowths` of their gaps grow past the one before (many sounds, not a ball
+    /// bouncing on).
+    private func crowd(endingAt frame: Int64, attackDB: Float) -> Int64? {
+        guard densityCount >= 3 else { return nil }
+        var count = 1, growths = 0
+        var last = frame, later: Int64 = 0
+        for lane in stride(from: Self.capacity - 1, through: 0, by: -1) {
+            let onset = onsets[lane]
+            guard onset != .min, frame - onset <= densitySamples else { break }
+            let gap = last - onset
+            guard gap >= densityGapSamples,
+                  densityLevelDB <= 0 || abs(attacks[lane] - attackDB) <= densityLevelDB else { continue }
+            if later > 0, Double(later) * speedUp > Double(gap) { growths += 1 }
+            count += 1
+            later = gap
+            last = onset
+            if count >= densityCount {
+                return growths >= densityGrowths ? (frame - last) / Int64(count - 1) : nil
             }
         }
         return nil

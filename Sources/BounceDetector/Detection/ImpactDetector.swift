@@ -124,7 +124,12 @@ public final class ImpactDetector {
         applause = ApplauseTrain(periodSamples: Int64(parameters.samples(parameters.applausePeriodSeconds.lowerBound))
                                      ... Int64(parameters.samples(parameters.applausePeriodSeconds.upperBound)),
                                  tolerance: parameters.applauseTolerance, speedUp: parameters.applauseSpeedUp,
-                                 alivePeriods: parameters.applauseAlivePeriods, skips: parameters.applauseSkips)
+                                 alivePeriods: parameters.applauseAlivePeriods, skips: parameters.applauseSkips,
+                                 densityCount: parameters.applauseDensityCount,
+                                 densitySamples: Int64(parameters.samples(parameters.applauseDensitySeconds)),
+                                 densityGrowths: parameters.applauseDensityGrowths,
+                                 densityGapSamples: Int64(parameters.samples(parameters.applauseDensityGapSeconds)),
+                                 densityLevelDB: parameters.applauseDensityLevelDB)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
