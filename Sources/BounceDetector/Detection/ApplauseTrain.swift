@@ -6,7 +6,8 @@
 /// `periodSamples`, each within `tolerance` of the others, not shrinking as a bouncing ball's do — are applause, and
 /// for `alivePeriods` of its period after the last of them every sound that only its timbre calls a ball is a clap
 /// too: the other people clapping along. Claps of several people interleave, so a train is looked for among the
-/// last `capacity` impulsive sounds, not only consecutive ones. Pure, with frames for time; allocates nothing.
+/// last `capacity` impulsive sounds, not only consecutive ones. A group's claps, 4–13 a second, also start applause by
+/// their density alone (`densityCount`, `crowd(endingAt:attackDB:)`). Pure, with frames for time; allocates nothing.
 struct ApplauseTrain {
     /// Impulsive sounds remembered (the newest last; `Int64.min` = none).
     static let capacity = 8
