@@ -105,6 +105,20 @@ def matched(ref, est):
     return pairs
 
 
+def score(pongd, wav, ref, tunes, scene, what, in_applause):
+    """For each rule setting: (balls found, reports that match no ball and fall in the applause); prints the lost."""
+    res = {}
+    for k, tune in tunes.items():
+        est = detect(pongd, wav, tune)
+        hit = matched(ref, est)
+        got = {j for _, j in hit}
+        lost = sorted(set(range(len(ref))) - {i for i, _ in hit})
+        if lost:
+            print("%s, rule %s: %s missed at %s s" % (scene, k, what, ", ".join("%.3f" % ref[i] for i in lost)))
+        res[k] = (len(hit), sum(1 for j, e in enumerate(est) if j not in got and in_applause(e)))
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pongd", required=True)
@@ -158,17 +172,8 @@ def main():
             wav = os.path.join(a.out, "%s_rally%d.wav" % (name, -rel))
             sf.write(wav, y, SR, subtype="PCM_16")
             ref = np.array([b[0] for b in balls])
-            res = {}
-            for k, tune in tunes.items():
-                est = detect(a.pongd, wav, tune)
-                hit = matched(ref, est)
-                got = {j for _, j in hit}
-                lost = sorted(set(range(len(ref))) - {i for i, _ in hit})
-                if lost:
-                    print("%s rally %+d dB, rule %s: balls missed at %s s" % (
-                        name, rel, k, ", ".join("%.3f" % ref[i] for i in lost)))
-                inside = sum(1 for j, e in enumerate(est) if j not in got and any(s <= e <= f for s, f in spans))
-                res[k] = (len(hit), inside)
+            res = score(a.pongd, wav, ref, tunes, "%s rally %+d dB" % (name, rel), "balls",
+                        lambda e, spans=spans: any(s <= e <= f for s, f in spans))
             rows.append((name, "rally, applause %+d dB" % rel, "%d/%d" % (res["on"][0], len(ref)),
                          "%d/%d" % (res["off"][0], len(ref)), res["on"][1], res["off"][1]))
             # drop right after the applause
@@ -184,16 +189,8 @@ def main():
             wav = os.path.join(a.out, "%s_drop%d.wav" % (name, -rel))
             sf.write(wav, y, SR, subtype="PCM_16")
             ref = np.array(drops)
-            res = {}
-            for k, tune in tunes.items():
-                est = detect(a.pongd, wav, tune)
-                hit = matched(ref, est)
-                got = {j for _, j in hit}
-                lost = sorted(set(range(len(ref))) - {i for i, _ in hit})
-                if lost:
-                    print("%s drop %+d dB, rule %s: bounces missed at %s s" % (
-                        name, rel, k, ", ".join("%.3f" % ref[i] for i in lost)))
-                res[k] = (len(hit), sum(1 for j, e in enumerate(est) if j not in got and 0.5 <= e <= 0.5 + dur))
+            res = score(a.pongd, wav, ref, tunes, "%s drop %+d dB" % (name, rel), "bounces",
+                        lambda e: 0.5 <= e <= 0.5 + dur)
             rows.append((name, "drop after applause %+d dB" % rel, "%d/%d" % (res["on"][0], len(ref)),
                          "%d/%d" % (res["off"][0], len(ref)), res["on"][1], res["off"][1]))
     for name in a.single.split(",") if a.single else []:

@@ -37,17 +37,7 @@ struct RealApplauseTests {
 
     /// Faint white noise (−66 dBFS RMS) with every event added from its time; and where each event's impact starts.
     private func scene(seconds: Double, rate: Int, events: [Event]) -> (samples: [Float], onsets: [Int]) {
-        var noise = TestNoise(seed: 17)
-        var samples = (0..<Int(seconds * Double(rate))).map { _ in 0.00086 * noise.next() }
-        var onsets: [Int] = []
-        for event in events {
-            let start = Int((event.time * Double(rate)).rounded())
-            for (i, x) in event.clip.samples.enumerated() where start + i < samples.count {
-                samples[start + i] += event.gain * x
-            }
-            onsets.append(start + event.clip.onset)
-        }
-        return (samples, onsets)
+        RealRecordings.scene(seconds: seconds, rate: rate, events: events, seed: 17)
     }
 
     /// The detections' frames, with the applause rule on or off (`runPace`: `applauseRunPace`).

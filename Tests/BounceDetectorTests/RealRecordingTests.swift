@@ -24,19 +24,8 @@ struct RealRecordingTests {
     }
 
     private func scene(seconds: Double, rate: Int, events: [(time: Double, clip: RealRecordings.Clip, gain: Float)],
-                       noisePeak: Float = 0.00086) -> (samples: [Float], onsets: [Int])
-    {
-        var noise = TestNoise(seed: 11)
-        var samples = (0..<Int(seconds * Double(rate))).map { _ in noisePeak * noise.next() }
-        var onsets: [Int] = []
-        for event in events {
-            let start = Int((event.time * Double(rate)).rounded())
-            for (i, x) in event.clip.samples.enumerated() where start + i < samples.count {
-                samples[start + i] += event.gain * x
-            }
-            onsets.append(start + event.clip.onset)
-        }
-        return (samples, onsets)
+                       noisePeak: Float = 0.00086) -> (samples: [Float], onsets: [Int]) {
+        RealRecordings.scene(seconds: seconds, rate: rate, events: events, noisePeak: noisePeak, seed: 11)
     }
 
     private func detect(_ samples: [Float], rate: Int, classifier: ImpactClassifier = ImpactClassifier(),

@@ -6,6 +6,23 @@ import Testing
 /// the installed package, never copied into the repository. `.ci/run` installs it; on a machine without it the
 /// tests that need it are skipped, and say so.
 enum RealRecordings {
+    /// White noise (uniform, peak `noisePeak`, from `seed`) with every event's clip added from its time at its gain;
+    /// and where each event's impact starts (its clip's onset).
+    static func scene(seconds: Double, rate: Int, events: [(time: Double, clip: Clip, gain: Float)],
+                      noisePeak: Float = 0.00086, seed: UInt64) -> (samples: [Float], onsets: [Int]) {
+        var noise = TestNoise(seed: seed)
+        var samples = (0..<Int(seconds * Double(rate))).map { _ in noisePeak * noise.next() }
+        var onsets: [Int] = []
+        for event in events {
+            let start = Int((event.time * Double(rate)).rounded())
+            for (i, x) in event.clip.samples.enumerated() where start + i < samples.count {
+                samples[start + i] += event.gain * x
+            }
+            onsets.append(start + event.clip.onset)
+        }
+        return (samples, onsets)
+    }
+
     static let folder = "/usr/share/games/csmash/wav"
     /// Why a test is skipped when the package is missing.
     static let missing: Comment = "csmash-data is not installed (apt-get install csmash-data): no real ball recordings"
