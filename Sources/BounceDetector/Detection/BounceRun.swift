@@ -75,23 +75,26 @@ struct BounceRun {
     /// of a run come on time to a millisecond or two; nothing else in a room keeps that clock.
     func onTime(at frame: Int64) -> Bool {
         let tolerance = clockTolerance
-        guard tolerance > 0, length >= 3, gap < previousGap else { return false }
-        let ratio = Double(gap) / Double(previousGap)
+        guard tolerance > 0, let (next, afterLost) = dueIntervals else { return false }
         let interval = Double(frame - last)
-        let next = Double(gap) * ratio
-        let afterLost = next + next * ratio
         return abs(interval - next) <= tolerance * next || abs(interval - afterLost) <= tolerance * afterLost
     }
 
     /// How far an onset at `frame` lies from the run's clock: the smaller relative deviation from gap × r and from
     /// gap × (r + r²) after the last impact (`onTime` asks at most `clockTolerance`); nil with no clock yet.
     func clockError(at frame: Int64) -> Double? {
+        guard let (next, afterLost) = dueIntervals else { return nil }
+        let interval = Double(frame - last)
+        return min(abs(interval - next) / next, abs(interval - afterLost) / afterLost)
+    }
+
+    /// When the run's clock puts its next bounce after the last impact, gap × r, and the one after a lost bounce,
+    /// gap × (r + r²) (frames); nil before the run has sped up over three impacts.
+    private var dueIntervals: (next: Double, afterLost: Double)? {
         guard length >= 3, gap < previousGap else { return nil }
         let ratio = Double(gap) / Double(previousGap)
-        let interval = Double(frame - last)
         let next = Double(gap) * ratio
-        let afterLost = next + next * ratio
-        return min(abs(interval - next) / next, abs(interval - afterLost) / afterLost)
+        return (next, next + next * ratio)
     }
 
     /// Whether an onset `interval` frames after the last reported impact of a run that speeds up is the bounce after

@@ -207,7 +207,9 @@ enum RunLikeness: Equatable {
 }
 
 /// The rule that accepted or rejected a candidate (`CandidateRules.decision`; `pongd detect --candidates` writes it
-/// as the `verdict` column). Diagnostics only: the detector's decision never reads it.
+/// as the `verdict` column). The detector reads it after the rules: applause vetoes only what a timbre rule accepted
+/// (`yieldsToApplause`) and counts only sounds that did not hold on (`ImpactDetector`), and a rejected run's last
+/// candidate seeds the run's clock (`rejectedRun`).
 package enum CandidateRule: UInt8, Sendable {
     /// Accepted: it continues a run by the run rule (`CandidateRules.continuesRun`).
     case runContinues

@@ -331,10 +331,7 @@ public final class ImpactDetector {
         guard parameters.runRetimeDB > 0, !candidate.retimed,
               candidate.isWeak || parameters.runRetimeScope & 1 != 0, runs.continues(at: candidate.onset),
               parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
-              let innovation = ringPredictor.innovationDB(
-                  in: highPassed, onset: candidate.onset,
-                  lead: parameters.samples(parameters.runInnovationLeadSeconds),
-                  length: max(1, parameters.samples(parameters.runInnovationSeconds))),
+              let innovation = ringInnovationDB(at: candidate.onset),
               innovation < parameters.runRetimeDB,
               let onset = ringPredictor.changePoint(
                   in: highPassed, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
@@ -419,15 +416,21 @@ public final class ImpactDetector {
         return error > parameters.runOffClock
     }
 
+    /// How far (dB) the ring before `onset` fails to predict its first `runInnovationSeconds`
+    /// (`RingPredictor.innovationDB`, fitted `runInnovationLeadSeconds` before it); nil where the fit is degenerate.
+    private func ringInnovationDB(at onset: Int64) -> Float? {
+        ringPredictor.innovationDB(in: highPassed, onset: onset,
+                                   lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                                   length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+    }
+
     /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
     /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: the on-time rule's own evidence
     /// suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and whether
     /// the ring predicted it (`runOnTimePredictedDB`). Measured once per on-time candidate, nothing allocated.
     private func ringInnovation(at onset: Int64, _ features: ImpactFeatures) -> (unpredicted: Float, predicted: Bool) {
         guard parameters.runInnovationDB > 0 || parameters.runOnTimePredictedDB > 0,
-              let measured = ringPredictor.innovationDB(
-                  in: highPassed, onset: onset, lead: parameters.samples(parameters.runInnovationLeadSeconds),
-                  length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+              let measured = ringInnovationDB(at: onset)
         else { return (-.infinity, false) }
         let eligible = parameters.runInnovationDB > 0 && !rules.onTime(features)
             && features.attackDB >= parameters.runInnovationAttackDB
@@ -488,10 +491,10 @@ public final class ImpactDetector {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
         }
-        // A candidate due in the stream's run of impacts (a ball bouncing on, whatever rule its timbre passed) is
-        // applause only when it comes late for a ball bouncing on (`slowsInApplause`): a train may skip sounds, and a
-        // dropped ball's every other bounce can keep a steady beat, but claps that started a run go on at their pace.
-        // …nor one far sharper than every clap around it (`applauseClearerDB`).
+        // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
+        // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
+        // other bounce can keep a steady beat) unless it comes late for a ball bouncing on (`slowsInApplause`, off by
+        // default), and never one far sharper than every clap around it (`applauseClearerDB`).
         let sharper = parameters.applauseClearerDB > 0
             && features.attackDB >= applause.loudestAttackDB + parameters.applauseClearerDB
         let applauding = isImpulsiveForApplause(features, rule)
@@ -509,11 +512,7 @@ public final class ImpactDetector {
                                        lastMeanDB: last.mean, lastSpreadDB: last.spread,
                                        clockError: runs.clockError(at: candidate.onset) ?? .nan,
                                        innovationDB: runs.length >= 3
-                                           ? ringPredictor.innovationDB(in: highPassed, onset: candidate.onset,
-                                               lead: parameters.samples(parameters.runInnovationLeadSeconds),
-                                               length: max(1, parameters.samples(parameters.runInnovationSeconds)))
-                                               ?? .nan
-                                           : .nan))
+                                           ? ringInnovationDB(at: candidate.onset) ?? .nan : .nan))
         }
         switch verdict {
         case .impact(let ruleKind, let confidence):
