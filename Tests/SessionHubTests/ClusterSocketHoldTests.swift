@@ -34,7 +34,6 @@ struct ClusterSocketHoldTests {
     final class TableLock: Sendable {
         private let locked = Mutex(false)
         private let gate = DispatchSemaphore(value: 0)
-        private let done = DispatchSemaphore(value: 0)
 
         init(_ database: DatabaseURL) async throws {
             let store = try PostgresStore(url: database, logger: StoreBackend.quiet, readers: 1, writers: 1)
@@ -45,13 +44,12 @@ struct ClusterSocketHoldTests {
                     self.gate.wait()
                 }
                 try? store.close()
-                self.done.signal()
             }
             for _ in 0..<250 where !locked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
             #expect(locked.withLock { $0 }, "the table lock was taken")
         }
 
-        /// Commits the transaction: the lookup goes on.
+        /// Commits the transaction: the lookup goes on (once; later calls do nothing that matters).
         func release() { gate.signal() }
     }
 
@@ -64,6 +62,7 @@ struct ClusterSocketHoldTests {
     func fourHeld() async throws {
         let (server, database, code, path, user) = try await Self.located()
         let lock = try await TableLock(database)
+        defer { lock.release() }
         let socket = try await TestWebSocketClient.connect(port: server.port, path: path)
         try await socket.send(#"{"type":"hello"}"#)
         for level in [10, 20, 30] { try await socket.send(#"{"type":"battery","level":\#(level),"charging":false}"#) }
@@ -97,6 +96,7 @@ struct ClusterSocketHoldTests {
     func fifthCloses() async throws {
         let (server, database, code, path, user) = try await Self.located()
         let lock = try await TableLock(database)
+        defer { lock.release() }
         let socket = try await TestWebSocketClient.connect(port: server.port, path: path)
         try await socket.send(#"{"type":"hello"}"#)
         for level in [10, 20, 30, 40] {
@@ -108,9 +108,36 @@ struct ClusterSocketHoldTests {
         lock.release()
         for _ in 0..<100 where server.hub.session(code) == nil { try await Task.sleep(for: .milliseconds(20)) }
         #expect(server.hub.session(code) != nil, "the lookup went on and restored the session")
-        try await Task.sleep(for: .milliseconds(100))
+        server.hub.worker.sync(flags: .barrier) {}  // the lookup's block has ended
         #expect(server.hub.userSockets.withLockedValue { $0.byUser[user] } == nil, "no socket counted for the user")
         #expect(Self.held(server) == 0)
+        try await server.stop()
+    }
+
+    @Test("a socket closed with 4008 while an unknown code is looked up is answered no more: no code guess spent")
+    func closedSocketSpendsNoGuess() async throws {
+        let database = try PostgresTestServer.shared.get().makeDatabase()
+        let server = try await HubTestServer.start { configuration in
+            configuration.database = database
+            configuration.cluster.nodeURL = "http://127.0.0.1:1"
+            configuration.codeGuessBurst = 1
+            configuration.codeGuessesPerSecond = 0.001
+        }
+        let session = try await server.hostSession()
+        let player = try await server.joinGuest(named: "Ann", code: session.code)
+        var random = SystemRandomNumberGenerator()
+        let taken = try #require(SessionCode(userInput: session.code))
+        let unknown = try #require(SessionCode.generate(using: &random, avoiding: [taken]))
+        let lock = try await TableLock(database)
+        defer { lock.release() }
+        let socket = try await TestWebSocketClient.connect(
+            port: server.port, path: "/sessions/\(unknown)/player/\(player.userId)?token=\(player.token)")
+        for _ in 0...SessionHub.maxHeldWhileLocating { try await socket.send(#"{"type":"hello"}"#) }
+        #expect(await socket.closeCode() == CloseCode.flooded.code)
+        lock.release()
+        server.hub.worker.sync(flags: .barrier) {}  // the lookup's block has ended
+        let wait = server.hub.codeGuesses.withLockedValue { $0.wait(for: "127.0.0.1", now: .now) }
+        #expect(wait == nil, "the address's one guess is left (the gone socket's unknown code spent none)")
         try await server.stop()
     }
 }

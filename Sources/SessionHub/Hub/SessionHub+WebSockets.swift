@@ -38,10 +38,12 @@ extension SessionHub: WebSocketRoute {
         worker.async {
             let location = self.locate(code)
             if case .here(let live) = location { return self.located(connection, at: live, token: token) }
-            self.locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
+            // A socket closed meanwhile (its entry gone: `closed`, or `hold`'s 4008) is answered no more: no error
+            // frame after its close, and no code guess spent for an address whose socket is gone.
+            guard self.locatingSockets.withLockedValue({ $0.removeValue(forKey: connection.id) }) != nil else { return }
             switch location {
             case .here:
-                break
+                return  // located above
             case .elsewhere(let url):
                 let moved = CloseCode.moved(to: ClusterNode.socketURL(code: code, role: endpoint.role, at: url))
                 self.logger.debug("socket sent to the session's owner", metadata: [
