@@ -48,7 +48,7 @@ struct ClusterForwardBoundsTests {
         #expect(answer.status == 503)
         #expect(Self.errorCode(answer.body) == "session_unavailable")
         #expect(answer.headers["retry-after"] == "1")
-        #expect(took >= .milliseconds(400) && took < .seconds(3), "answered at the timeout: \(took)")
+        #expect(took >= .milliseconds(400) && took < .seconds(10), "answered at its 0.4 s timeout, not the default 10 s: \(took)")
         let counts = try await Self.drained(owner)
         #expect(counts.accepted == 1, "the call reached the owner")
         #expect(counts.open == 0, "the forwarding node closed its connection at the timeout")

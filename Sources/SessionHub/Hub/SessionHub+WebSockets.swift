@@ -75,6 +75,8 @@ extension SessionHub: WebSocketRoute {
     /// located). Beyond `maxHeldWhileLocating` messages the socket is closed with 4008 (a phone sends one `hello`
     /// and waits for `welcome`): a socket's wait holds at most that many.
     private func hold(_ text: [UInt8], from connection: WebSocketConnection) -> Bool {
+        // One node locates nothing: its sockets' messages take no lock here.
+        guard cluster != nil else { return false }
         let kept: Bool? = locatingSockets.withLockedValue { locating in
             guard var messages = locating[connection.id] else { return nil }
             guard messages.count < Self.maxHeldWhileLocating else {
