@@ -129,6 +129,7 @@ enum DetectorTuning {
         "runlikefirstquieter": parameter(\.runLikeFirstQuieterDB),
         "runlikefirstattack": parameter(\.runLikeFirstAttackDB),
         "runstartinnov": parameter(\.runStartInnovationDB),
+        "runbreak": parameter(\.runLouderBreaksDB),
         "runstartinnovattack": parameter(\.runStartInnovationAttackDB),
         "runstartinnovfirst": milliseconds(\.runStartInnovationShortestSeconds),
         "runontime": parameter(\.runOnTime),

@@ -57,6 +57,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// A candidate within this long after a reported impact may continue its run (`CandidateRules.continuesRun`);
     /// 0 = off.
     public var runSeconds: Double = 0.25
+    /// A candidate louder than a run's last impact by more than this (dB, mean band-level difference; 0 = off) is
+    /// none of its bounces: a ball bouncing on keeps only part of its speed each time, while a clap's echo and the
+    /// next clap, 90 and 180 ms apart, kept a run of claps going.
+    public var runLouderBreaksDB: Float = 6
     /// A run's next gap lies between `runFastest` and `runSlowest` times the last one (`BounceRun`).
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.

@@ -408,6 +408,14 @@ public final class ImpactDetector {
         return .none
     }
 
+    /// Whether a candidate is so much louder than the run's last impact (`DetectorParameters.runLouderBreaksDB`) that it
+    /// is none of its bounces: a ball bouncing on keeps only part of its speed each time.
+    private func breaksRun(_ features: ImpactFeatures) -> Bool {
+        parameters.runLouderBreaksDB > 0 && runs.length >= 2
+            && BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
+                > parameters.runLouderBreaksDB
+    }
+
     /// Whether an onset falls off the clock of a run that has shown one and speeds up
     /// (`DetectorParameters.runOffClock`): a bouncing ball keeps its clock, so it is no bounce of that run.
     private func offClock(_ onset: Int64) -> Bool {
@@ -487,6 +495,7 @@ public final class ImpactDetector {
             && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
                               louderDB: parameters.runLouderDB))
             && !offClock(candidate.onset)
+            && !breaksRun(features)
         let runLikeness = likeness(candidate.onset, features, followsImpact)
         let innovation = switch runLikeness {
         case .onTime: ringInnovation(at: candidate.onset, features)
