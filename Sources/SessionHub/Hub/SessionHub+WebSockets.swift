@@ -32,15 +32,17 @@ extension SessionHub: WebSocketRoute {
         }
         if let live = session(code) { attach(connection, to: live, token: token); return }
         guard let cluster else { return refuseUnknown(connection) }
-        // Several nodes: the store says where the session lives (a read: off the event loop). What the phone sends
-        // meanwhile (its `hello`) waits, and reaches the session once the socket is attached.
-        locatingSockets.withLockedValue { $0[connection.id] = [] }
+        // Several nodes: the store says where the session lives (a read: off the event loop). Meanwhile the socket
+        // counts against its user's sockets, what the phone sends (its `hello`) waits and reaches the session once
+        // the socket is attached, and the hello deadline runs.
+        guard startLocating(connection, user: token.userId) else { return }
         worker.async {
             let location = self.locate(code)
             if case .here(let live) = location { return self.located(connection, at: live, token: token) }
-            // A socket closed meanwhile (its entry gone: `closed`, or `hold`'s 4008) is answered no more: no error
-            // frame after its close, and no code guess spent for an address whose socket is gone.
-            guard self.locatingSockets.withLockedValue({ $0.removeValue(forKey: connection.id) }) != nil else { return }
+            // A socket closed meanwhile (its entry gone: `closed`, `hold`'s 4008, the hello deadline's 4005) is
+            // answered no more: no error frame after its close, and no code guess spent for an address whose socket
+            // is gone.
+            guard self.abandonLocating(connection) else { return }
             switch location {
             case .here:
                 return  // located above
@@ -62,13 +64,53 @@ extension SessionHub: WebSocketRoute {
 
     /// The session of a socket being located is here: attaches the socket and hands it what it sent meanwhile, in
     /// order, before anything it sends next (the held messages are submitted under the lock `received` checks
-    /// first). A socket closed meanwhile (its entry gone: `closed`, or `hold`'s 4008) is not attached.
+    /// first). A socket closed meanwhile (its entry gone: `closed`, `hold`'s 4008, the hello deadline's 4005) is not
+    /// attached.
     private func located(_ connection: WebSocketConnection, at live: LiveSession, token: AccessToken) {
         locatingSockets.withLockedValue { locating in
-            guard let held = locating.removeValue(forKey: connection.id),
-                  attach(connection, to: live, token: token) else { return }
-            for text in held { submit(text, from: connection, to: live) }
+            guard let socket = locating.removeValue(forKey: connection.id) else { return }
+            socket.deadline?.cancel()
+            guard attach(connection, to: live, token: token, opened: socket.opened) else { return }
+            for text in socket.held { submit(text, from: connection, to: live) }
         }
+    }
+
+    /// Starts the wait of a socket whose session is looked up in the store: it counts against `user`'s sockets
+    /// from now (beyond `maxSocketsPerUser`: `error too_many_connections` and close 4008, false), its text messages
+    /// are held (`hold`), and if it still waits at the hello deadline it is closed with 4005.
+    private func startLocating(_ connection: WebSocketConnection, user: UserID) -> Bool {
+        guard userSockets.withLockedValue({ $0.opened(connection.id, user: user) }) else {
+            refuse(connection, .tooManyConnections, close: .tooManySockets)
+            return false
+        }
+        // On the socket's event loop, as `opened`: the entry is in place before the deadline can run.
+        let deadline = connection.eventLoop.scheduleTask(in: TimeAmount(configuration.session.helloTimeout)) {
+            [weak self] () -> Void in self?.locatingTimedOut(connection)
+        }
+        locatingSockets.withLockedValue { $0[connection.id] = LocatingSocket(opened: .now, deadline: deadline) }
+        return true
+    }
+
+    /// Ends the wait of a socket that will not be attached (its session is elsewhere or unknown, it sent too much,
+    /// its deadline passed): its entry, deadline and count go. False when it was no longer waiting.
+    private func abandonLocating(_ connection: WebSocketConnection) -> Bool {
+        guard let socket = locatingSockets.withLockedValue({ $0.removeValue(forKey: connection.id) }) else {
+            return false
+        }
+        socket.deadline?.cancel()
+        userSockets.withLockedValue { $0.closed(connection.id) }
+        return true
+    }
+
+    /// A socket still waiting for its session at the hello deadline: closed with 4005, as a socket that did not say
+    /// `hello` in time (the phone reconnects and says it again).
+    private func locatingTimedOut(_ connection: WebSocketConnection) {
+        guard abandonLocating(connection) else { return }
+        logger.info("socket refused", metadata: [
+            "socket.path.code": "\(connection.endpoint.sessionCode)", "close.code": "\(CloseCode.helloTimeout.code)",
+            "close.reason": "session not found before the hello deadline",
+        ])
+        connection.close(code: CloseCode.helloTimeout.code, reason: CloseCode.helloTimeout.reason)
     }
 
     /// Keeps a text message of a socket whose session is being located; true when it was (the socket is being
@@ -78,17 +120,13 @@ extension SessionHub: WebSocketRoute {
         // One node locates nothing: its sockets' messages take no lock here.
         guard cluster != nil else { return false }
         let kept: Bool? = locatingSockets.withLockedValue { locating in
-            guard var messages = locating[connection.id] else { return nil }
-            guard messages.count < Self.maxHeldWhileLocating else {
-                locating[connection.id] = nil
-                return false
-            }
-            messages.append(text)
-            locating[connection.id] = messages
+            guard let count = locating[connection.id]?.held.count else { return nil }
+            guard count < Self.maxHeldWhileLocating else { return false }
+            locating[connection.id]?.held.append(text)
             return true
         }
         guard let kept else { return false }
-        if !kept {
+        if !kept, abandonLocating(connection) {
             logger.info("socket refused", metadata: [
                 "socket.path.code": "\(connection.endpoint.sessionCode)", "close.code": "\(CloseCode.flooded.code)",
                 "held.messages": "\(Self.maxHeldWhileLocating)",
@@ -110,10 +148,12 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
-    /// A socket of a live session here, its token checked: counted, bound, and handed to the session; false when
-    /// refused (its user holds `maxSocketsPerUser`).
+    /// A socket of a live session here, its token checked: counted (unless counted while it was located), bound,
+    /// and handed to the session; false when refused (its user holds `maxSocketsPerUser`). `opened`: when a socket
+    /// that was located opened (its hello deadline runs from there).
     @discardableResult
-    private func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken) -> Bool {
+    private func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken,
+                        opened: ContinuousClock.Instant? = nil) -> Bool {
         let endpoint = connection.endpoint
         let code = live.code
         guard userSockets.withLockedValue({ $0.opened(connection.id, user: token.userId) }) else {
@@ -127,7 +167,7 @@ extension SessionHub: WebSocketRoute {
             "session.code": "\(code)", "user.id": "\(token.userId)", "socket.id": "\(connection.id)",
         ])
         // Bound at once so that a `hello` right behind the upgrade queues behind this on the session's queue.
-        live.attach(connection, user: token.userId, dashboard: dashboard) { [weak self] state in
+        live.attach(connection, user: token.userId, dashboard: dashboard, opened: opened) { [weak self] state in
             let user = token.userId
             guard state.host.userId != user, state.playerID(of: user) == nil, let self else { return nil }
             switch self.failedLookup(from: connection.remoteAddress) {
@@ -180,7 +220,7 @@ extension SessionHub: WebSocketRoute {
     package func closed(_ connection: WebSocketConnection) {
         // The locating entry first: either `located` sees it gone and attaches nothing, or it attached under that
         // lock and the socket is counted and bound by now.
-        locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
+        locatingSockets.withLockedValue { $0.removeValue(forKey: connection.id) }?.deadline?.cancel()
         userSockets.withLockedValue { $0.closed(connection.id) }
         guard let live = sessionOf(socket: connection.id, unbinding: true) else { return }
         metrics.socket(-1)
