@@ -60,6 +60,20 @@ struct ClusterSocketHoldTests {
         server.hub.locatingSockets.withLockedValue { $0.values.first?.held.count ?? 0 }
     }
 
+    /// The battery level `user`'s journey holds, read on the session's queue until it is `expected` (2 s at most).
+    static func battery(of user: UserID, in live: LiveSession, awaiting expected: Double) async throws -> Double? {
+        var level: Double?
+        for _ in 0..<100 where level != expected {
+            level = await withCheckedContinuation { done in
+                live.read({ state in state.playerID(of: user).flatMap { state.journey(of: $0)?.battery?.level } }) {
+                    done.resume(returning: $0)
+                }
+            }
+            if level != expected { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        return level
+    }
+
     /// The sockets counted for `user` now.
     static func counted(_ server: HubTestServer, _ user: UserID) -> Int {
         server.hub.userSockets.withLockedValue { $0.byUser[user] ?? 0 }
@@ -84,16 +98,7 @@ struct ClusterSocketHoldTests {
             if text.contains(#""type":"welcome""#) { break }
         }
         #expect(errors.isEmpty, "hello came first: \(errors)")
-        let live = try #require(server.hub.session(code))
-        var level: Double?
-        for _ in 0..<100 where level != 30 {
-            level = await withCheckedContinuation { done in
-                live.read({ state in state.playerID(of: user).flatMap { state.journey(of: $0)?.battery?.level } }) {
-                    done.resume(returning: $0)
-                }
-            }
-            if level != 30 { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        let level = try await Self.battery(of: user, in: try #require(server.hub.session(code)), awaiting: 30)
         #expect(level == 30, "the batteries in the order sent: the last one counts")
         #expect(Self.held(server) == 0)
         try await server.stop()
@@ -200,6 +205,25 @@ struct ClusterSocketHoldTests {
         #expect(await socket.closeCode() == CloseCode.sessionEnded.code)
         server.hub.worker.sync(flags: .barrier) {}  // the lookup's block has ended
         #expect(Self.counted(server, user) == 0)
+        try await server.stop()
+    }
+
+    @Test("messages held while the session is located and those sent as it is found reach it in the order sent")
+    func heldThenLater() async throws {
+        let (server, database, code, path, user) = try await Self.located()
+        let lock = try await TableLock(database)
+        defer { lock.release() }
+        let socket = try await TestWebSocketClient.connect(port: server.port, path: path)
+        try await socket.send(#"{"type":"hello"}"#)
+        try await socket.send(#"{"type":"battery","level":10,"charging":false}"#)
+        for _ in 0..<100 where Self.held(server) < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        lock.release()
+        // Sent while the lookup ends: each one either held (at most 4 in all) or after the attach.
+        for level in [20, 30] { try await socket.send(#"{"type":"battery","level":\#(level),"charging":false}"#) }
+        let first = await socket.next(where: { $0.contains(#""type":"welcome""#) || $0.contains(#""type":"error""#) })
+        #expect(first?.contains(#""type":"welcome""#) == true, "hello came first: \(first ?? "closed")")
+        let level = try await Self.battery(of: user, in: try #require(server.hub.session(code)), awaiting: 30)
+        #expect(level == 30, "the batteries in the order sent: the last one counts")
         try await server.stop()
     }
 }

@@ -62,83 +62,6 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
-    /// The session of a socket being located is here: attaches the socket and hands it what it sent meanwhile, in
-    /// order, before anything it sends next (the held messages are submitted under the lock `received` checks
-    /// first). A socket closed meanwhile (its entry gone: `closed`, `hold`'s 4008, the hello deadline's 4005) is not
-    /// attached.
-    private func located(_ connection: WebSocketConnection, at live: LiveSession, token: AccessToken) {
-        locatingSockets.withLockedValue { locating in
-            guard let socket = locating.removeValue(forKey: connection.id) else { return }
-            socket.deadline?.cancel()
-            guard attach(connection, to: live, token: token, opened: socket.opened) else { return }
-            for text in socket.held { submit(text, from: connection, to: live) }
-        }
-    }
-
-    /// Starts the wait of a socket whose session is looked up in the store: it counts against `user`'s sockets
-    /// from now (beyond `maxSocketsPerUser`: `error too_many_connections` and close 4008, false), its text messages
-    /// are held (`hold`), and if it still waits at the hello deadline it is closed with 4005.
-    private func startLocating(_ connection: WebSocketConnection, user: UserID) -> Bool {
-        guard userSockets.withLockedValue({ $0.opened(connection.id, user: user) }) else {
-            refuse(connection, .tooManyConnections, close: .tooManySockets)
-            return false
-        }
-        // On the socket's event loop, as `opened`: the entry is in place before the deadline can run.
-        let deadline = connection.eventLoop.scheduleTask(in: TimeAmount(configuration.session.helloTimeout)) {
-            [weak self] () -> Void in self?.locatingTimedOut(connection)
-        }
-        locatingSockets.withLockedValue { $0[connection.id] = LocatingSocket(opened: .now, deadline: deadline) }
-        return true
-    }
-
-    /// Ends the wait of a socket that will not be attached (its session is elsewhere or unknown, it sent too much,
-    /// its deadline passed): its entry, deadline and count go. False when it was no longer waiting.
-    private func abandonLocating(_ connection: WebSocketConnection) -> Bool {
-        guard let socket = locatingSockets.withLockedValue({ $0.removeValue(forKey: connection.id) }) else {
-            return false
-        }
-        socket.deadline?.cancel()
-        userSockets.withLockedValue { $0.closed(connection.id) }
-        return true
-    }
-
-    /// A socket still waiting for its session at the hello deadline: closed with 4005, as a socket that did not say
-    /// `hello` in time (the phone reconnects and says it again).
-    private func locatingTimedOut(_ connection: WebSocketConnection) {
-        guard abandonLocating(connection) else { return }
-        logger.info("socket refused", metadata: [
-            "socket.path.code": "\(connection.endpoint.sessionCode)", "close.code": "\(CloseCode.helloTimeout.code)",
-            "close.reason": "session not found before the hello deadline",
-        ])
-        connection.close(code: CloseCode.helloTimeout.code, reason: CloseCode.helloTimeout.reason)
-    }
-
-    /// Keeps a text message of a socket whose session is being located; true when it was (the socket is being
-    /// located). Beyond `maxHeldWhileLocating` messages the socket is closed with 4008 (a phone sends one `hello`
-    /// and waits for `welcome`): a socket's wait holds at most that many.
-    private func hold(_ text: [UInt8], from connection: WebSocketConnection) -> Bool {
-        // One node locates nothing: its sockets' messages take no lock here.
-        guard cluster != nil else { return false }
-        let kept: Bool? = locatingSockets.withLockedValue { locating in
-            guard let count = locating[connection.id]?.held.count else { return nil }
-            guard count < Self.maxHeldWhileLocating else { return false }
-            locating[connection.id]?.held.append(text)
-            return true
-        }
-        guard let kept else { return false }
-        if !kept, abandonLocating(connection) {
-            logger.info("socket refused", metadata: [
-                "socket.path.code": "\(connection.endpoint.sessionCode)", "close.code": "\(CloseCode.flooded.code)",
-                "held.messages": "\(Self.maxHeldWhileLocating)",
-            ])
-            connection.close(code: CloseCode.flooded.code, reason: CloseCode.flooded.reason)
-        }
-        return true
-    }
-
-    /// Most text messages kept per socket while its session is located; one more closes the socket with 4008.
-    static let maxHeldWhileLocating = 4
-
     /// An unknown code: 4000, or 4129 once the address's budget is spent.
     private func refuseUnknown(_ connection: WebSocketConnection) {
         if case .limited(let wait) = failedLookup(from: connection.remoteAddress) {
@@ -152,7 +75,7 @@ extension SessionHub: WebSocketRoute {
     /// and handed to the session; false when refused (its user holds `maxSocketsPerUser`). `opened`: when a socket
     /// that was located opened (its hello deadline runs from there).
     @discardableResult
-    private func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken,
+    func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken,
                         opened: ContinuousClock.Instant? = nil) -> Bool {
         let endpoint = connection.endpoint
         let code = live.code
@@ -185,7 +108,7 @@ extension SessionHub: WebSocketRoute {
     }
 
     /// Decodes a text message of a socket attached to `live` and hands it to the session's queue.
-    private func submit(_ text: [UInt8], from connection: WebSocketConnection, to live: LiveSession) {
+    func submit(_ text: [UInt8], from connection: WebSocketConnection, to live: LiveSession) {
         guard !handingOver.load(ordering: .relaxed) else { return }
         let message: ClientMessage
         do {
@@ -218,16 +141,16 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func closed(_ connection: WebSocketConnection) {
-        // The locating entry first: either `located` sees it gone and attaches nothing, or it attached under that
-        // lock and the socket is counted and bound by now.
-        locatingSockets.withLockedValue { $0.removeValue(forKey: connection.id) }?.deadline?.cancel()
+        // On the socket's event loop, as `located`'s attach: either that sees the entry gone and attaches nothing,
+        // or it ran first and the socket is counted and bound by now.
+        _ = endLocating(connection)
         userSockets.withLockedValue { $0.closed(connection.id) }
         guard let live = sessionOf(socket: connection.id, unbinding: true) else { return }
         metrics.socket(-1)
         live.detach(connection)
     }
 
-    private func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
+    func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
         // A guesser's refusals come by the thousand a second: not worth a line each at info.
         logger.log(level: error == .tooManyCodeGuesses ? .debug : .info, "socket refused", metadata: [
             "socket.path.code": "\(connection.endpoint.sessionCode)", "error.code": "\(error.code)",
