@@ -1,4 +1,5 @@
 import Foundation
+import PongClient
 import Testing
 @testable import SessionHub
 
@@ -9,7 +10,8 @@ import Testing
        .enabled(if: PostgresTestServer.unavailable == nil, Comment(rawValue: PostgresTestServer.unavailable ?? "")))
 struct ClusterForwardBoundsTests {
     /// Node A (its URL: the silent owner's) with a session; node B, which forwards calls about it.
-    static func nodes(owner: HangingServer, timeout: Duration, maxForwards: Int = 256) async throws
+    static func nodes(owner: HangingServer, timeout: Duration, maxForwards: Int = 256, perAddress: Int = 64)
+        async throws
         -> (owner: HubTestServer, asked: HubTestServer, code: String)
     {
         let database = try PostgresTestServer.shared.get().makeDatabase()
@@ -23,6 +25,7 @@ struct ClusterForwardBoundsTests {
             configuration.cluster.nodeURL = "http://127.0.0.1:1"
             configuration.cluster.forwardTimeout = timeout
             configuration.cluster.maxForwards = maxForwards
+            configuration.cluster.maxForwardsPerAddress = perAddress
         }
         return (a, b, session.code)
     }
@@ -87,5 +90,49 @@ struct ClusterForwardBoundsTests {
         try await b.stop()
         try await a.stop()
         try await owner.stop()
+    }
+
+    @Test("one client address holds at most maxForwardsPerAddress forwarded calls: beyond them 503 server_busy at once, while another address is still forwarded")
+    func perAddressShare() async throws {
+        let owner = try await HangingServer.start()
+        let (a, b, code) = try await Self.nodes(owner: owner, timeout: .seconds(30), maxForwards: 4, perAddress: 2)
+        let port = b.port
+        @Sendable func call(from address: String) async throws -> (status: Int, code: String?, retry: String?) {
+            let reply = try await HTTPClient.send("GET", "/sessions/\(code)", port: port, from: address)
+            return (reply.status, Self.errorCode(jsonObject(reply.text)), reply.headers.first(name: "Retry-After"))
+        }
+        async let first = call(from: "127.0.0.1")
+        async let second = call(from: "127.0.0.1")
+        #expect(try await owner.opened(2).open == 2, "the address's two calls reached the owner")
+        let third = try await call(from: "127.0.0.1")
+        #expect(third.status == 503 && third.code == "server_busy" && third.retry == "1", "its share is taken")
+        async let other = call(from: "127.0.0.2")
+        #expect(try await owner.opened(3).open == 3, "another address is still forwarded")
+        owner.hangUp()
+        for answer in try await [first, second, other] {
+            #expect(answer.status == 503 && answer.code == "session_unavailable")
+        }
+        #expect(try await Self.drained(owner) == HangingServer.Counts(open: 0, most: 3, accepted: 3))
+        #expect(b.hub.cluster?.openForwards == 0, "every slot given back")
+        try await b.stop()
+        try await a.stop()
+        try await owner.stop()
+    }
+}
+
+@Suite("ForwardSlots: forwarded calls in all and per client address")
+struct ForwardSlotsTests {
+    @Test("a full address is refused while others are served; a full node refuses everyone; slots come back")
+    func shares() {
+        var slots = ForwardSlots(total: 3, perAddress: 2)
+        #expect([slots.take(for: "a"), slots.take(for: "a"), slots.take(for: "a")] == [true, true, false])
+        let b = slots.take(for: "b")
+        let c = slots.take(for: "c")
+        #expect(b && !c, "all three slots taken")
+        slots.giveBack(for: "a")
+        let again = slots.take(for: "c")
+        #expect(again)
+        slots.giveBack(for: "z")  // never taken: nothing changes
+        #expect(slots.open == 3 && slots.byAddress == ["a": 1, "b": 1, "c": 1])
     }
 }
