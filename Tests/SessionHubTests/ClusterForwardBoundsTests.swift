@@ -35,12 +35,6 @@ struct ClusterForwardBoundsTests {
         (body["error"] as? [String: Any])?["code"] as? String
     }
 
-    /// Waits (at most 2 s) until the silent owner holds no connection.
-    static func drained(_ owner: HangingServer) async throws -> HangingServer.Counts {
-        for _ in 0..<100 where owner.counts.open > 0 { try await Task.sleep(for: .milliseconds(20)) }
-        return owner.counts
-    }
-
     @Test("an owner that never answers: 503 session_unavailable after forwardTimeout, and its connection is closed")
     func silentOwner() async throws {
         let owner = try await HangingServer.start()
@@ -52,7 +46,7 @@ struct ClusterForwardBoundsTests {
         #expect(Self.errorCode(answer.body) == "session_unavailable")
         #expect(answer.headers["retry-after"] == "1")
         #expect(took >= .milliseconds(400) && took < .seconds(10), "answered at its 0.4 s timeout, not the default 10 s: \(took)")
-        let counts = try await Self.drained(owner)
+        let counts = try await owner.drained()
         #expect(counts.accepted == 1, "the call reached the owner")
         #expect(counts.open == 0, "the forwarding node closed its connection at the timeout")
         #expect(b.hub.cluster?.openForwards == 0)
@@ -79,13 +73,13 @@ struct ClusterForwardBoundsTests {
         }
         #expect(codes.sorted() == ["server_busy", "server_busy", "server_busy", "session_unavailable",
                                    "session_unavailable"])
-        var counts = try await Self.drained(owner)
+        var counts = try await owner.drained()
         #expect(counts == HangingServer.Counts(open: 0, most: 2, accepted: 2))
         #expect(b.hub.cluster?.openForwards == 0, "every slot given back")
         // The slots are free again: the next call is forwarded.
         let again = try await b.call("GET", "/sessions/\(code)")
         #expect(Self.errorCode(again.body) == "session_unavailable")
-        counts = try await Self.drained(owner)
+        counts = try await owner.drained()
         #expect(counts.accepted == 3)
         try await b.stop()
         try await a.stop()
@@ -112,7 +106,7 @@ struct ClusterForwardBoundsTests {
         for answer in try await [first, second, other] {
             #expect(answer.status == 503 && answer.code == "session_unavailable")
         }
-        #expect(try await Self.drained(owner) == HangingServer.Counts(open: 0, most: 3, accepted: 3))
+        #expect(try await owner.drained() == HangingServer.Counts(open: 0, most: 3, accepted: 3))
         #expect(b.hub.cluster?.openForwards == 0, "every slot given back")
         try await b.stop()
         try await a.stop()

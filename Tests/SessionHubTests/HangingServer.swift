@@ -47,6 +47,12 @@ final class HangingServer: Sendable {
         return counts
     }
 
+    /// Waits (at most 2 s) until no connection is open; the counts then.
+    func drained() async throws -> Counts {
+        for _ in 0..<100 where counts.open > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        return counts
+    }
+
     /// Closes every connection open now (the calls waiting on it fail at once).
     func hangUp() {
         for child in tally.children.withLock({ Array($0.values) }) { child.close(promise: nil) }
