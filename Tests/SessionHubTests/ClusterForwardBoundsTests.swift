@@ -35,6 +35,14 @@ struct ClusterForwardBoundsTests {
         (body["error"] as? [String: Any])?["code"] as? String
     }
 
+    /// A `GET /sessions/{code}` to node B from `address`: its status, error code and `Retry-After`.
+    static func lobby(_ code: String, port: Int, from address: String = "127.0.0.1") async throws
+        -> (status: Int, code: String?, retryAfter: String?)
+    {
+        let reply = try await HTTPClient.send("GET", "/sessions/\(code)", port: port, from: address)
+        return (reply.status, Self.errorCode(jsonObject(reply.text)), reply.headers.first(name: "Retry-After"))
+    }
+
     @Test("an owner that never answers: 503 session_unavailable after forwardTimeout, and its connection is closed")
     func silentOwner() async throws {
         let owner = try await HangingServer.start()
@@ -58,29 +66,26 @@ struct ClusterForwardBoundsTests {
     @Test("calls beyond maxForwards get 503 server_busy at once; the owner never holds more than maxForwards")
     func capped() async throws {
         let owner = try await HangingServer.start()
-        let (a, b, code) = try await Self.nodes(owner: owner, timeout: .milliseconds(1500), maxForwards: 2)
+        let (a, b, code) = try await Self.nodes(owner: owner, timeout: .seconds(30), maxForwards: 2)
         let port = b.port
-        let codes = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<5 {
-                group.addTask {
-                    let answer = try await TestHTTPClient.request(.GET, port: port, path: "/sessions/\(code)")
-                    #expect(answer.status == 503)
-                    #expect(answer.headers.first(name: "Retry-After") == "1")
-                    return Self.errorCode(jsonObject(answer.body)) ?? ""
-                }
-            }
-            return try await group.reduce(into: [String]()) { $0.append($1) }
+        async let first = Self.lobby(code, port: port)
+        async let second = Self.lobby(code, port: port)
+        #expect(try await owner.opened(2).open == 2, "both slots taken: the owner holds their calls")
+        for _ in 0..<3 {
+            let busy = try await Self.lobby(code, port: port)
+            #expect(busy.status == 503 && busy.code == "server_busy" && busy.retryAfter == "1")
         }
-        #expect(codes.sorted() == ["server_busy", "server_busy", "server_busy", "session_unavailable",
-                                   "session_unavailable"])
-        var counts = try await owner.drained()
-        #expect(counts == HangingServer.Counts(open: 0, most: 2, accepted: 2))
+        owner.hangUp()
+        for answer in try await [first, second] {
+            #expect(answer.status == 503 && answer.code == "session_unavailable" && answer.retryAfter == "1")
+        }
+        #expect(try await owner.drained() == HangingServer.Counts(open: 0, most: 2, accepted: 2))
         #expect(b.hub.cluster?.openForwards == 0, "every slot given back")
         // The slots are free again: the next call is forwarded.
-        let again = try await b.call("GET", "/sessions/\(code)")
-        #expect(Self.errorCode(again.body) == "session_unavailable")
-        counts = try await owner.drained()
-        #expect(counts.accepted == 3)
+        async let again = Self.lobby(code, port: port)
+        #expect(try await owner.opened(1).accepted == 3)
+        owner.hangUp()
+        #expect(try await again.code == "session_unavailable")
         try await b.stop()
         try await a.stop()
         try await owner.stop()
@@ -91,16 +96,12 @@ struct ClusterForwardBoundsTests {
         let owner = try await HangingServer.start()
         let (a, b, code) = try await Self.nodes(owner: owner, timeout: .seconds(30), maxForwards: 4, perAddress: 2)
         let port = b.port
-        @Sendable func call(from address: String) async throws -> (status: Int, code: String?, retry: String?) {
-            let reply = try await HTTPClient.send("GET", "/sessions/\(code)", port: port, from: address)
-            return (reply.status, Self.errorCode(jsonObject(reply.text)), reply.headers.first(name: "Retry-After"))
-        }
-        async let first = call(from: "127.0.0.1")
-        async let second = call(from: "127.0.0.1")
+        async let first = Self.lobby(code, port: port)
+        async let second = Self.lobby(code, port: port)
         #expect(try await owner.opened(2).open == 2, "the address's two calls reached the owner")
-        let third = try await call(from: "127.0.0.1")
-        #expect(third.status == 503 && third.code == "server_busy" && third.retry == "1", "its share is taken")
-        async let other = call(from: "127.0.0.2")
+        let third = try await Self.lobby(code, port: port)
+        #expect(third.status == 503 && third.code == "server_busy" && third.retryAfter == "1", "its share is taken")
+        async let other = Self.lobby(code, port: port, from: "127.0.0.2")
         #expect(try await owner.opened(3).open == 3, "another address is still forwarded")
         owner.hangUp()
         for answer in try await [first, second, other] {
