@@ -30,17 +30,12 @@ struct ClusterForwardBoundsTests {
         return (a, b, session.code)
     }
 
-    /// The `error.code` of an error body.
-    static func errorCode(_ body: [String: Any]) -> String? {
-        (body["error"] as? [String: Any])?["code"] as? String
-    }
-
     /// A `GET /sessions/{code}` to node B from `address`: its status, error code and `Retry-After`.
     static func lobby(_ code: String, port: Int, from address: String = "127.0.0.1") async throws
         -> (status: Int, code: String?, retryAfter: String?)
     {
         let reply = try await HTTPClient.send("GET", "/sessions/\(code)", port: port, from: address)
-        return (reply.status, Self.errorCode(jsonObject(reply.text)), reply.headers.first(name: "Retry-After"))
+        return (reply.status, errorCode(jsonObject(reply.text)), reply.headers.first(name: "Retry-After"))
     }
 
     @Test("an owner that never answers: 503 session_unavailable after forwardTimeout, and its connection is closed")
@@ -51,7 +46,7 @@ struct ClusterForwardBoundsTests {
         let answer = try await b.call("GET", "/sessions/\(code)")
         let took = ContinuousClock.now - start
         #expect(answer.status == 503)
-        #expect(Self.errorCode(answer.body) == "session_unavailable")
+        #expect(errorCode(answer.body) == "session_unavailable")
         #expect(answer.headers["retry-after"] == "1")
         #expect(took >= .milliseconds(400) && took < .seconds(10), "answered at its 0.4 s timeout, not the default 10 s: \(took)")
         let counts = try await owner.drained()

@@ -64,14 +64,20 @@ struct ClusterSocketHoldTests {
     static func battery(of user: UserID, in live: LiveSession, awaiting expected: Double) async throws -> Double? {
         var level: Double?
         for _ in 0..<100 where level != expected {
-            level = await withCheckedContinuation { done in
-                live.read({ state in state.playerID(of: user).flatMap { state.journey(of: $0)?.battery?.level } }) {
-                    done.resume(returning: $0)
-                }
-            }
+            level = await live.read { state in state.playerID(of: user).flatMap { state.journey(of: $0)?.battery?.level } }
             if level != expected { try await Task.sleep(for: .milliseconds(20)) }
         }
         return level
+    }
+
+    /// Sends `hello`, then batteries at 10, 20, 30, … until `SessionHub.maxHeldWhileLocating` messages and `beyond`
+    /// more are sent; returns the last battery level sent.
+    @discardableResult
+    static func sendHelloAndBatteries(_ socket: TestWebSocketClient, beyondHeld beyond: Int = 0) async throws -> Double {
+        try await socket.send(#"{"type":"hello"}"#)
+        let levels = (1..<(SessionHub.maxHeldWhileLocating + beyond)).map { $0 * 10 }
+        for level in levels { try await socket.send(#"{"type":"battery","level":\#(level),"charging":false}"#) }
+        return Double(levels.last ?? 0)
     }
 
     /// The sockets counted for `user` now.
@@ -79,16 +85,16 @@ struct ClusterSocketHoldTests {
         server.hub.userSockets.withLockedValue { $0.byUser[user] ?? 0 }
     }
 
-    @Test("four messages sent while the session is located reach it in order once it is found")
+    @Test("the messages sent while the session is located reach it in order once it is found")
     func fourHeld() async throws {
         let (server, database, code, path, user) = try await Self.located()
         let lock = try await TableLock(database)
         defer { lock.release() }
         let socket = try await TestWebSocketClient.connect(port: server.port, path: path)
-        try await socket.send(#"{"type":"hello"}"#)
-        for level in [10, 20, 30] { try await socket.send(#"{"type":"battery","level":\#(level),"charging":false}"#) }
-        for _ in 0..<100 where Self.held(server) < 4 { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(Self.held(server) == 4, "all four held while the store is locked")
+        let last = try await Self.sendHelloAndBatteries(socket)
+        let most = SessionHub.maxHeldWhileLocating
+        for _ in 0..<100 where Self.held(server) < most { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(Self.held(server) == most, "all held while the store is locked")
         #expect(server.hub.session(code) == nil, "not located yet")
         lock.release()
         var errors: [String] = []
@@ -98,22 +104,19 @@ struct ClusterSocketHoldTests {
             if text.contains(#""type":"welcome""#) { break }
         }
         #expect(errors.isEmpty, "hello came first: \(errors)")
-        let level = try await Self.battery(of: user, in: try #require(server.hub.session(code)), awaiting: 30)
-        #expect(level == 30, "the batteries in the order sent: the last one counts")
+        let level = try await Self.battery(of: user, in: try #require(server.hub.session(code)), awaiting: last)
+        #expect(level == last, "the batteries in the order sent: the last one counts")
         #expect(Self.held(server) == 0)
         try await server.stop()
     }
 
-    @Test("a fifth message while the session is located closes the socket with 4008; it is never attached")
+    @Test("one message more than are held while the session is located closes the socket with 4008; it is never attached")
     func fifthCloses() async throws {
         let (server, database, code, path, user) = try await Self.located()
         let lock = try await TableLock(database)
         defer { lock.release() }
         let socket = try await TestWebSocketClient.connect(port: server.port, path: path)
-        try await socket.send(#"{"type":"hello"}"#)
-        for level in [10, 20, 30, 40] {
-            try await socket.send(#"{"type":"battery","level":\#(level),"charging":false}"#)
-        }
+        try await Self.sendHelloAndBatteries(socket, beyondHeld: 1)
         let closed = await socket.closeCode()
         #expect(closed == CloseCode.flooded.code, "closed while the store is still locked")
         #expect(server.hub.session(code) == nil)
@@ -144,7 +147,7 @@ struct ClusterSocketHoldTests {
         defer { lock.release() }
         let socket = try await TestWebSocketClient.connect(
             port: server.port, path: "/sessions/\(unknown)/player/\(player.userId)?token=\(player.token)")
-        for _ in 0...SessionHub.maxHeldWhileLocating { try await socket.send(#"{"type":"hello"}"#) }
+        try await Self.sendHelloAndBatteries(socket, beyondHeld: 1)
         #expect(await socket.closeCode() == CloseCode.flooded.code)
         lock.release()
         server.hub.worker.sync(flags: .barrier) {}  // the lookup's block has ended
