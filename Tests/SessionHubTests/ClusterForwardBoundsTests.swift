@@ -109,20 +109,3 @@ struct ClusterForwardBoundsTests {
         try await owner.stop()
     }
 }
-
-@Suite("ForwardSlots: forwarded calls in all and per client address")
-struct ForwardSlotsTests {
-    @Test("a full address is refused while others are served; a full node refuses everyone; slots come back")
-    func shares() {
-        var slots = ForwardSlots(total: 3, perAddress: 2)
-        #expect([slots.take(for: "a"), slots.take(for: "a"), slots.take(for: "a")] == [true, true, false])
-        let b = slots.take(for: "b")
-        let c = slots.take(for: "c")
-        #expect(b && !c, "all three slots taken")
-        slots.giveBack(for: "a")
-        let again = slots.take(for: "c")
-        #expect(again)
-        slots.giveBack(for: "z")  // never taken: nothing changes
-        #expect(slots.open == 3 && slots.byAddress == ["a": 1, "b": 1, "c": 1])
-    }
-}

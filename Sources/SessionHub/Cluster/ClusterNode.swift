@@ -21,7 +21,7 @@ package final class ClusterNode: @unchecked Sendable {
     private let timer: NIOLockedValueBox<(any DispatchSourceTimer)?> = NIOLockedValueBox(nil)
     /// Forwarded calls open now (`HubRouter.forward`), at most `configuration.maxForwards` in all and
     /// `configuration.maxForwardsPerAddress` per client address.
-    private let forwards: NIOLockedValueBox<ForwardSlots>
+    private let forwards: NIOLockedValueBox<ConnectionLimiter>
 
     init(id: String, url: String, ownership: any SessionOwnershipStore, configuration: ClusterConfiguration) {
         self.id = id
@@ -29,8 +29,8 @@ package final class ClusterNode: @unchecked Sendable {
         self.ownership = ownership
         self.configuration = configuration
         self.lease = NIOLockedValueBox(NodeLease(duration: configuration.leaseDuration))
-        self.forwards = NIOLockedValueBox(ForwardSlots(total: configuration.maxForwards,
-                                                       perAddress: configuration.maxForwardsPerAddress))
+        self.forwards = NIOLockedValueBox(ConnectionLimiter(maxTotal: configuration.maxForwards,
+                                                            maxPerAddress: configuration.maxForwardsPerAddress))
     }
 
     var leaseMilliseconds: Int64 {
@@ -102,15 +102,15 @@ package final class ClusterNode: @unchecked Sendable {
         }
     }
 
-    /// Takes one of the `maxForwards` slots for a forwarded call from the client `address`; false when every one is
-    /// taken, or the address holds its `maxForwardsPerAddress`.
-    func beginForward(for address: String) -> Bool {
-        forwards.withLockedValue { $0.take(for: address) }
+    /// Takes one of the `maxForwards` slots for a forwarded call from the client `address`: `admit`, else
+    /// `refuseTotal` (every one taken) or `refuseAddress` (the address holds its `maxForwardsPerAddress`).
+    func beginForward(for address: String) -> ConnectionLimiter.Admission {
+        forwards.withLockedValue { $0.opened(from: address) }
     }
 
     /// Gives back a slot `beginForward(for:)` took for `address` (the call was answered, failed or timed out).
-    func endForward(for address: String) { forwards.withLockedValue { $0.giveBack(for: address) } }
+    func endForward(for address: String) { forwards.withLockedValue { $0.closed(from: address) } }
 
     /// Forwarded calls open now.
-    var openForwards: Int { forwards.withLockedValue { $0.open } }
+    var openForwards: Int { forwards.withLockedValue { $0.total } }
 }

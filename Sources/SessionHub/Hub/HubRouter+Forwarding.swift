@@ -27,11 +27,13 @@ extension HubRouter {
               let components = URLComponents(string: owner), components.scheme == "http", let host = components.host
         else { return reply.send(.error(.sessionUnavailable, retryAfter: 1)) }
         let address = request.remoteAddress
-        guard cluster.beginForward(for: address) else {
+        let admission = cluster.beginForward(for: address)
+        guard admission == .admit else {
+            let limit = admission == .refuseAddress
+                ? cluster.configuration.maxForwardsPerAddress : cluster.configuration.maxForwards
             hub.logger.warning("too many forwarded calls open", metadata: [
                 "node.url": "\(owner)", "http.path": "\(request.path)", "client.address": "\(address)",
-                "forwards.max": "\(cluster.configuration.maxForwards)",
-                "forwards.maxPerAddress": "\(cluster.configuration.maxForwardsPerAddress)",
+                "forwards.refused": "\(admission)", "forwards.max": "\(limit)",
             ])
             return reply.send(.error(.serverBusy, retryAfter: 1))
         }
