@@ -424,6 +424,19 @@ public final class ImpactDetector {
                                    length: max(1, parameters.samples(parameters.runInnovationSeconds)))
     }
 
+    /// How far the ring before a run's second or third bounce fails to predict it, measured only where those rules'
+    /// own attack is short and the unpredicted one's could take it (`DetectorParameters.runStartInnovationDB`; a
+    /// second bounce `runStartInnovationShortestSeconds` or more after the first); −∞ otherwise.
+    private func startInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness) -> Float {
+        guard parameters.runStartInnovationDB > 0, !rules.startsOnAttack(features),
+              features.attackDB >= parameters.runStartInnovationAttackDB,
+              likeness != .second || runs.starts(
+                  at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
+                  after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
+        else { return -.infinity }
+        return ringInnovationDB(at: onset) ?? -.infinity
+    }
+
     /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
     /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: the on-time rule's own evidence
     /// suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and whether
@@ -475,8 +488,12 @@ public final class ImpactDetector {
                               louderDB: parameters.runLouderDB))
             && !offClock(candidate.onset)
         let runLikeness = likeness(candidate.onset, features, followsImpact)
-        let innovation = runLikeness == .onTime ? ringInnovation(at: candidate.onset, features)
-            : (unpredicted: -.infinity, predicted: false)
+        let innovation = switch runLikeness {
+        case .onTime: ringInnovation(at: candidate.onset, features)
+        case .second, .third:
+            (unpredicted: startInnovation(at: candidate.onset, features, runLikeness), predicted: false)
+        default: (unpredicted: -Float.infinity, predicted: false)
+        }
         var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
                              followsImpact: followsImpact, likeness: runLikeness,
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
