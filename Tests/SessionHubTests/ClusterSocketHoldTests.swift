@@ -31,7 +31,7 @@ struct ClusterSocketHoldTests {
                 "/sessions/\(code.value)/player/\(player.userId)?token=\(player.token)", UserID(player.userId))
     }
 
-    /// Holds `LOCK TABLE session` in a transaction on a connection of its own until `release()`, or 10 s at most:
+    /// Holds `LOCK TABLE session` in a transaction on a connection of its own until `release()`, or 60 s at most:
     /// a test that waits for a close the server should send while the lock is held does not hang without it.
     final class TableLock: Sendable {
         private let locked = Mutex(false)
@@ -43,7 +43,7 @@ struct ClusterSocketHoldTests {
                 try? store.write { transaction throws(StoreError) in
                     _ = try transaction.run("LOCK TABLE session IN ACCESS EXCLUSIVE MODE")
                     self.locked.withLock { $0 = true }
-                    _ = self.gate.wait(timeout: .now() + 10)
+                    _ = self.gate.wait(timeout: .now() + 60)
                 }
                 try? store.close()
             }
