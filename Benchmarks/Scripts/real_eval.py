@@ -51,6 +51,7 @@ TARGETS = [
     ("drop_clean", 0.002, 1.0, "recall"),
     ("drop_snr20", 0.002, 1.0, "recall"),
 ]
+STRESS = [("drop_snr15", 0.002, None, "recall"), ("drop_snr10", 0.002, None, "recall")]  # --stress (tuning only)
 KIND_FILES = ("rally_clean", "rally_snr20", "rally_snr10")
 AUBIO_GRID = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
 MADMOM_GRID = (1.1, 2.0, 3.0, 4.0, 5.0, 7.0, 10.0, 15.0)
@@ -104,7 +105,8 @@ def match(ref, rk, est, ek, window):
 
 def evaluate(a, threshold):
     seeds = SPLITS[a.split]
-    jobs = [(s, name) for s in seeds for name, *_ in TARGETS]
+    targets = TARGETS + (STRESS if a.stress else [])
+    jobs = [(s, name) for s in seeds for name, *_ in targets]
     # madmom writes every threshold of its grid from one activation: one folder for all of them.
     per_threshold = threshold is not None and not a.detector.startswith("madmom")
     out_dir = os.path.join(a.out, a.detector + ("-t%g" % threshold if per_threshold else ""))
@@ -117,7 +119,7 @@ def evaluate(a, threshold):
         paths = dict(ex.map(run, jobs))
     rows = {}
     kind_pairs = []
-    for name, window, target, measure in TARGETS:
+    for name, window, target, measure in targets:
         tp = n_ref = n_est = 0
         errors = []
         for s in seeds:
@@ -180,7 +182,11 @@ def main():
                                    "runs side by side never read each other's; /tmp/real_eval for the peers, a cache)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--stress", action="store_true",
+                    help="also score real_corpus.py --stress's dropped balls at 15 and 10 dB (tuning splits only)")
     a = ap.parse_args()
+    if a.stress and a.split not in ("tune", "tune2"):
+        ap.error("--stress files exist for the tuning splits only")
     if a.out is None:
         a.out = tempfile.mkdtemp(prefix="real_eval-") if a.detector == "pongd" else "/tmp/real_eval"
     if a.choose:

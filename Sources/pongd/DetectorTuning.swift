@@ -130,6 +130,8 @@ enum DetectorTuning {
         "runlikefirstattack": parameter(\.runLikeFirstAttackDB),
         "runstartinnov": parameter(\.runStartInnovationDB),
         "runbreak": parameter(\.runLouderBreaksDB),
+        "runearly": parameter(\.runEarlyExcessDB),
+        "runearlyquieter": parameter(\.runEarlyQuieterDB),
         "runstartinnovattack": parameter(\.runStartInnovationAttackDB),
         "runstartinnovfirst": milliseconds(\.runStartInnovationShortestSeconds),
         "runontime": parameter(\.runOnTime),

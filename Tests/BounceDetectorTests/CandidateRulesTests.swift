@@ -120,6 +120,29 @@ struct CandidateRulesTests {
         #expect(slow.balls == 1)
     }
 
+    @Test("""
+        a run of one or two impacts is no bouncing ball yet: the run rule takes no candidate after it under 15 dB of \
+        energy over the room and 8 dB under the last impact's (a rally's sounds 100–250 ms after a ball were taken for \
+        its next bounce); a dropped ball's next bounce in a loud room keeps most of the last one's
+        """)
+    func runEarlyExcess() {
+        var after = ball(attack: 8, snr: 5, decay: -8, risingBands: 3)
+        after.tonality = 0.95
+        after.lineCoherence = 0.1
+        after.peakPersistence = 0.1
+        #expect(isImpact(rules().verdict(after, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true)),
+                "in a run of three or more")
+        #expect(!isImpact(rules().verdict(after, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          earlyRunExcessDB: 20)), "after a lone ball, 5 dB over the room, 15 under it")
+        #expect(isImpact(rules { $0.runEarlyExcessDB = 0 }.verdict(after, evidence: .bandRise, typicalAttackDB: 40,
+                                                                  followsImpact: true, earlyRunExcessDB: 20)), "off")
+        #expect(isImpact(rules().verdict(after, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         earlyRunExcessDB: 12)), "5 dB over the room, 7 under the last impact")
+        after.snrDB = 16
+        #expect(isImpact(rules().verdict(after, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                         earlyRunExcessDB: 30)), "16 dB over the room")
+    }
+
     @Test("within a run, a faint abrupt rise over the last bounce's ring is the next bounce; out of a run it is not")
     func runContinues() {
         var faint = ball(attack: 7.5, snr: -5, decay: -0.5, risingBands: 3)

@@ -31,6 +31,8 @@ struct BounceRun {
     private(set) var clockHeld = false
     /// The last reported impact's band levels (`ImpactFeatures.bandLevelsDB`).
     private(set) var lastLevels = SIMD8<Float>(repeating: 0)
+    /// The last reported impact's energy over the room in its onset frame (`ImpactFeatures.snrDB`).
+    private(set) var lastExcessDB: Float = 0
 
     init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0,
          clockTolerance: Double = 0) {
@@ -117,7 +119,9 @@ struct BounceRun {
 
     /// Starts a run at a bounce reported at `frame` that ends a bouncing ball's rejected run (`RejectedRun`): its
     /// last gaps were `gap` and, before it, `previousGap`, on the clock (`clockHeld`), `length` impacts long.
-    mutating func seed(_ frame: Int64, gap: Int64, previousGap: Int64, length: Int, levels: SIMD8<Float>) {
+    mutating func seed(_ frame: Int64, gap: Int64, previousGap: Int64, length: Int, levels: SIMD8<Float>,
+                       excessDB: Float = 0) {
+        lastExcessDB = excessDB
         last = frame
         self.gap = gap
         self.previousGap = previousGap
@@ -163,8 +167,9 @@ struct BounceRun {
     /// Records a reported impact at `frame`. A gap in a run at least `missedBounce` times the last one spanned a
     /// bounce that was not reported: the run's pace is half of it (else the bounce after it, due in about half that
     /// gap, would fall under `fastest` and end the run).
-    mutating func report(_ frame: Int64, levels: SIMD8<Float> = SIMD8(repeating: 0)) {
+    mutating func report(_ frame: Int64, levels: SIMD8<Float> = SIMD8(repeating: 0), excessDB: Float = 0) {
         lastLevels = levels
+        lastExcessDB = excessDB
         clockHeld = onTime(at: frame)
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)

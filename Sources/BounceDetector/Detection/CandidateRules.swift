@@ -25,10 +25,11 @@ struct CandidateRules {
     /// continue a run: at `DetectorParameters.modelAcceptance` it is a ball whatever the rules say, and under
     /// `modelVeto` it is none whatever they say (its hold-offs undone as the rules undo a rejected one's).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                 followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
-                 unlikeStream: Bool = false, modelProbability: Float? = nil,
+                 followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
+                 likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> Verdict {
         decision(features, evidence: evidence, typicalAttackDB: typicalAttackDB, followsImpact: followsImpact,
+                 earlyRunExcessDB: earlyRunExcessDB,
                  likeness: likeness, likeStream: likeStream, unlikeStream: unlikeStream,
                  modelProbability: modelProbability, ringInnovationDB: ringInnovationDB,
                  ringPredicted: ringPredicted).verdict
@@ -39,10 +40,10 @@ struct CandidateRules {
     /// (`DetectorParameters.runInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted it
     /// (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                  followsImpact: Bool = false, likeness: RunLikeness = .none, likeStream: Bool = false,
-                  unlikeStream: Bool = false, modelProbability: Float? = nil,
+                  followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
+                  likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
                   ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> (verdict: Verdict, rule: CandidateRule) {
-        if followsImpact && continuesRun(features) {
+        if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
         if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
@@ -127,9 +128,16 @@ struct CandidateRules {
     /// once that rings down is the next bounce, however far the run has faded and however much of the last
     /// bounce's ring it rises from (its attack is measured over that ring, and the stream's typical attack, learned
     /// from the loud first bounces, says nothing of the tenth).
-    func continuesRun(_ features: ImpactFeatures) -> Bool {
+    func continuesRun(_ features: ImpactFeatures, earlyRunExcessDB: Float? = nil) -> Bool {
         guard parameters.runSeconds > 0, features.attackDB >= parameters.runAttackDB,
               features.decayDB <= parameters.runDecayDB else { return false }
+        // A run of one or two impacts is no bouncing ball yet (a rally's hit and bounce, or a sound after a ball): a
+        // candidate after it with little energy over the room, far less than the last impact had, is none of its
+        // bounces (`DetectorParameters.runEarlyExcessDB`).
+        if let last = earlyRunExcessDB, parameters.runEarlyExcessDB > 0, features.snrDB < parameters.runEarlyExcessDB,
+           features.snrDB < last - parameters.runEarlyQuieterDB {
+            return false
+        }
         // A faint late bounce can rise in its bands yet hold no energy over the spectral background, which the
         // ring of the run has lifted: with no excess its tonality and high share say nothing, so it must rise in
         // more bands instead.

@@ -61,6 +61,14 @@ public struct DetectorParameters: Sendable, Equatable {
     /// none of its bounces: a ball bouncing on keeps only part of its speed each time, while a clap's echo and the
     /// next clap, 90 and 180 ms apart, kept a run of claps going.
     public var runLouderBreaksDB: Float = 6
+    /// A run of one or two impacts is no bouncing ball yet (a rally's hit and its bounce; a sound 100–250 ms after a
+    /// ball): the run rule (`CandidateRules.continuesRun`) takes no candidate after it with less than this much energy
+    /// over the room in its onset frame (dB, `ImpactFeatures.snrDB`; 0 = off) and more than `runEarlyQuieterDB` less
+    /// than the run's last impact had. A dropped ball's next bounce keeps most of the last one's excess (−6…−1 dB);
+    /// the sounds after a rally's ball that the rule took at 0–10 dB had 10–22 dB less (median).
+    public var runEarlyExcessDB: Float = 15
+    /// See `runEarlyExcessDB` (dB).
+    public var runEarlyQuieterDB: Float = 8
     /// A run's next gap lies between `runFastest` and `runSlowest` times the last one (`BounceRun`).
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.

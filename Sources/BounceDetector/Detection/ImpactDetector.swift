@@ -504,7 +504,9 @@ public final class ImpactDetector {
         default: (unpredicted: -Float.infinity, predicted: false)
         }
         var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact, likeness: runLikeness,
+                             followsImpact: followsImpact,
+                             earlyRunExcessDB: runs.length < 3 ? runs.lastExcessDB : nil,
+                             likeness: runLikeness,
                              likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
                                                             shapeDB: parameters.streamLikeShapeDB),
                              unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
@@ -550,9 +552,9 @@ public final class ImpactDetector {
             if rule == .rejectedRun {
                 let gaps = rejected.gaps
                 runs.seed(candidate.onset, gap: gaps.last, previousGap: gaps.before, length: rejected.length,
-                          levels: features.bandLevelsDB)
+                          levels: features.bandLevelsDB, excessDB: features.snrDB)
             } else {
-                runs.report(candidate.onset, levels: features.bandLevelsDB)
+                runs.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB)
             }
             rejected.clear()
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
