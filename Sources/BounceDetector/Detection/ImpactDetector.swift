@@ -116,7 +116,6 @@ public final class ImpactDetector {
                                  densityCount: parameters.applauseDensityCount,
                                  densitySamples: Int64(parameters.samples(parameters.applauseDensitySeconds)),
                                  densityGrowths: parameters.applauseDensityGrowths,
-                                 densityGapSamples: Int64(parameters.samples(parameters.applauseDensityGapSeconds)),
                                  densityLevelDB: parameters.applauseDensityLevelDB)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
@@ -325,14 +324,6 @@ public final class ImpactDetector {
         }
     }
 
-    /// Whether a candidate due in the run comes later than `applauseRunPace` times the run's last gap (a clap in a
-    /// run of claps, not a ball bouncing on), and not where a speeding run's bounce after a lost one is due
-    /// (`BounceRun.speedsUp`); never while `applauseRunPace` is 0.
-    private func slowsInApplause(_ onset: Int64) -> Bool {
-        parameters.applauseRunPace > 0 && (run.bounces.pace(at: onset) ?? 0) > parameters.applauseRunPace
-            && !run.bounces.speedsUp(at: onset, pace: parameters.runLikePace)
-    }
-
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         let fit = run.assess(candidate.onset, features, rules: rules, ring: highPassed)
@@ -353,14 +344,14 @@ public final class ImpactDetector {
         }
         // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
         // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
-        // other bounce can keep a steady beat) unless it comes late for a ball bouncing on (`slowsInApplause`, off by
-        // default), and never one far sharper than every clap around it (`applauseClearerDB`).
+        // other bounce can keep a steady beat), and never one far sharper than every clap around it
+        // (`applauseClearerDB`).
         let sharper = parameters.applauseClearerDB > 0
             && features.attackDB >= applause.loudestAttackDB + parameters.applauseClearerDB
         let applauding = isImpulsiveForApplause(features, rule)
             ? applause.note(candidate.onset, attackDB: features.attackDB) : applause.applauding(at: candidate.onset)
         if applauding, !sharper, case .impact = verdict,
-           rule.yieldsToApplause && !followsImpact || followsImpact && slowsInApplause(candidate.onset) {
+           rule.yieldsToApplause, !followsImpact {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
