@@ -5,9 +5,10 @@ import Foundation
 /// Per hop (a quarter of a ~5 ms frame) it runs a real FFT (`av_tx`) and a whitened log-spectral flux with an
 /// adaptive threshold, plus two narrower triggers for faint impacts (the racket band's flux, the band energies'
 /// rise; see `TriggerEvidence`); a trigger is timed to the sample in the high-passed signal (`OnsetRefiner`), and
-/// 8 ms after the onset the `ImpactClassifier` accepts or rejects it from onset-aligned features. Chunks of any size, mono or
-/// interleaved stereo (mixed down), any rate ≥ 8 kHz. Everything is allocated in `init`; `process` allocates nothing.
-/// One detector per stream; not thread-safe.
+/// 8 ms after the onset the rules (`CandidateRules`, `ImpactClassifier`) accept or reject it from onset-aligned
+/// features (`FeatureExtractor`) and what the stream's run of bounces says of it (`RunEvidence`); applause may veto
+/// it (`ApplauseTrain`). Chunks of any size, mono or interleaved stereo (mixed down), any rate ≥ 8 kHz. Everything is
+/// allocated in `init`; `process` allocates nothing. One detector per stream; not thread-safe.
 public final class ImpactDetector {
     /// Input format.
     public let format: AudioFormat
@@ -109,14 +110,7 @@ public final class ImpactDetector {
                 parameters.samples(parameters.kindServeBounceSeconds.upperBound)),
             marginDB: parameters.kindMarginDB, memory: parameters.kindMemory), bands: bands.bands)
         run = RunEvidence(parameters: parameters, bands: bands.bands)
-        applause = ApplauseTrain(periodSamples: Int64(parameters.samples(parameters.applausePeriodSeconds.lowerBound))
-                                     ... Int64(parameters.samples(parameters.applausePeriodSeconds.upperBound)),
-                                 tolerance: parameters.applauseTolerance, speedUp: parameters.applauseSpeedUp,
-                                 alivePeriods: parameters.applauseAlivePeriods, skips: parameters.applauseSkips,
-                                 densityCount: parameters.applauseDensityCount,
-                                 densitySamples: Int64(parameters.samples(parameters.applauseDensitySeconds)),
-                                 densityGrowths: parameters.applauseDensityGrowths,
-                                 densityLevelDB: parameters.applauseDensityLevelDB)
+        applause = ApplauseTrain(parameters: parameters)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -179,7 +173,23 @@ public final class ImpactDetector {
         }
     }
 
+    /// A hop's end: its spectrum's triggers, the candidate they start or upgrade, and a due candidate's decision.
     private func endOfHop(onImpact: (Impact) -> Void) {
+        let (strength, evidence) = hopTrigger()
+        admit(evidence, strength: strength)
+        if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
+            pending = nil
+            if let later = run.retimed(candidate, ring: highPassed, end: written) {
+                commit(later)
+            } else {
+                decide(candidate, onImpact: onImpact)
+            }
+        }
+    }
+
+    /// The frame ending this hop through the FFT: the whole band's flux and which trigger, if any, fired on it (three
+    /// triggers, strongest evidence first: see `TriggerEvidence`); the flux statistics learn from the hop.
+    private func hopTrigger() -> (strength: Float, evidence: TriggerEvidence?) {
         let n = parameters.fftSize
         let frame = raw.span(from: written - Int64(n))
         for i in 0..<n { fft.input[i] = frame[i] * window[i] }
@@ -206,12 +216,18 @@ public final class ImpactDetector {
 
         // Where a run's next bounce is due, the band rise may trigger on less.
         let bandRiseTrigger = run.bandRiseTriggerDB(at: written - Int64(parameters.fftSize / 2))
-        // Three triggers, strongest evidence first (see `TriggerEvidence`).
         let evidence: TriggerEvidence? =
             if strength > threshold { .wholeBand }
             else if parameters.racketTrigger, racket > racketThreshold { .racketBand }
             else if parameters.bandRiseTriggerDB > 0, bandRise.strength > bandRiseTrigger { .bandRise }
             else { nil }
+        return (strength, evidence)
+    }
+
+    /// What a hop's trigger (`evidence`, at the whole band's flux `strength`) does: starts a candidate unless one
+    /// waits or the refractory holds, supersedes a weak one, upgrades or re-anchors the waiting one; where a run's
+    /// next bounce is due and nothing started, the ring's prediction error may start one.
+    private func admit(_ evidence: TriggerEvidence?, strength: Float) {
         // Bit 4: a weak candidate never holds off the whole band: while it waits, or once rejected (from the
         // hold-offs before it), a whole-band trigger takes its place as if it had not been.
         let supersede = parameters.racketUpgrade & 4 != 0
@@ -238,16 +254,9 @@ public final class ImpactDetector {
            let onset = run.hiddenBounceOnset(ring: highPassed, end: written) {
             triggerOnRingError(at: onset, strength: strength)
         }
-        if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
-            pending = nil
-            if let later = run.retimed(candidate, ring: highPassed, end: written) {
-                commit(later)
-            } else {
-                decide(candidate, onImpact: onImpact)
-            }
-        }
     }
 
+    /// How `OnsetRefiner` finds a trigger's edge in the high-passed samples.
     private var refinerSettings: OnsetRefiner.Settings {
         OnsetRefiner.Settings(
             noiseSamples: parameters.samples(parameters.noiseSeconds), noiseFactor: parameters.onsetNoiseFactor,
@@ -256,6 +265,8 @@ public final class ImpactDetector {
             extensionShare: parameters.onsetExtensionShare)
     }
 
+    /// Starts a candidate at the edge the trigger found in the last frame and a hop, timed by the run's ring where
+    /// a bounce is due (`RunEvidence.onset(of:)`); a weak trigger's hold-offs can be undone.
     private func trigger(strength: Float, evidence: TriggerEvidence) {
         if evidence != .wholeBand { holdOffs.saveBeforeWeak() }
         let searchEnd = written
@@ -285,6 +296,7 @@ public final class ImpactDetector {
         commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: noise.squareRoot(), evidence: .bandRise))
     }
 
+    /// Makes `candidate` the pending one and sets its refractory and quiet hold-offs.
     private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
         refractoryFlux = candidate.evidence == .wholeBand ? candidate.flux : .infinity
@@ -313,31 +325,18 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
-    /// Whether a candidate counts as a clap of a possible train (`ApplauseTrain`): it rose abruptly in its bands, with
-    /// energy over the room, and did not hold on (a squeak, a voice: a squeak and a step between two strokes once
-    /// made a train with them). A step's thud still counts: the claps' first frames often thud as low.
-    private func isImpulsiveForApplause(_ features: ImpactFeatures, _ rule: CandidateRule) -> Bool {
-        guard parameters.applauseTolerance > 0, features.attackDB >= parameters.applauseAttackDB else { return false }
-        switch rule {
-        case .noEnergy, .fewBands, .held: return false
-        default: return true
-        }
-    }
-
+    /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
+    /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
+    /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says.
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         let fit = run.assess(candidate.onset, features, rules: rules, ring: highPassed)
-        let followsImpact = fit.followsImpact
-        var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact, likeness: fit.likeness,
-                             likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
-                                                            shapeDB: parameters.streamLikeShapeDB),
-                             unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
-                                 && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
-                                                                  shapeDB: parameters.clearLikeShapeDB),
-                             modelProbability: model?.probability(features, flux: candidate.flux,
-                                                                  evidence: candidate.evidence),
-                             ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted)
+        let shape = typicals.shape(of: features.bandLevelsDB, bands: rules.bands, parameters: parameters)
+        var (verdict, rule) = rules.decision(
+            features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
+            followsImpact: fit.followsImpact, likeness: fit.likeness, likeStream: shape.like, unlikeStream: shape.unlike,
+            modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
+            ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted)
         if case .rejected = verdict, run.endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
@@ -345,25 +344,21 @@ public final class ImpactDetector {
         // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
         // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
         // other bounce can keep a steady beat), and never one far sharper than every clap around it
-        // (`applauseClearerDB`).
-        let sharper = parameters.applauseClearerDB > 0
-            && features.attackDB >= applause.loudestAttackDB + parameters.applauseClearerDB
-        let applauding = isImpulsiveForApplause(features, rule)
-            ? applause.note(candidate.onset, attackDB: features.attackDB) : applause.applauding(at: candidate.onset)
-        if applauding, !sharper, case .impact = verdict,
-           rule.yieldsToApplause, !followsImpact {
+        // (`ApplauseTrain.hears`).
+        if applause.hears(candidate.onset, features, rule: rule, parameters: parameters), case .impact = verdict,
+           rule.yieldsToApplause, !fit.followsImpact {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
         if let observer = candidateObserver {
             observer(candidate.onset, features, candidate.flux, candidate.evidence,
                      run.decision(candidate.onset, levels: features.bandLevelsDB, rule: rule,
-                                  followsImpact: followsImpact, ring: highPassed))
+                                  followsImpact: fit.followsImpact, ring: highPassed))
         }
         switch verdict {
         case .impact(let ruleKind, let confidence):
             let kind = kinds.kind(of: features.bandLevelsDB, at: candidate.onset,
-                                  speedingRun: run.isSpeedingBounce(candidate.onset, followsImpact: followsImpact),
+                                  speedingRun: run.isSpeedingBounce(candidate.onset, followsImpact: fit.followsImpact),
                                   otherwise: ruleKind)
             kinds.report(candidate.onset, levels: features.bandLevelsDB, kind: kind)
             run.report(candidate.onset, levels: features.bandLevelsDB, endsRejectedRun: rule == .rejectedRun)
