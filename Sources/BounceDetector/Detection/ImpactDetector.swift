@@ -50,7 +50,7 @@ public final class ImpactDetector {
     private var refractoryFlux: Float = .infinity
     private var holdOffs = HoldOffs()
     /// The stream's run of bounces: where the next is due, how a candidate fits it, how its ring times one.
-    private var run: RunEvidence
+    private let run: RunEvidence
     /// The stream's last impulsive candidates, for the rhythm of applause (`ApplauseTrain`).
     private var applause: ApplauseTrain
     private var typicals: StreamTypicals
@@ -120,7 +120,6 @@ public final class ImpactDetector {
         window.deallocate()
         raw.deallocate()
         highPassed.deallocate()
-        run.deallocate()
         flux.deallocate()
         bandRise.deallocate()
     }

@@ -1,8 +1,9 @@
 /// What the stream's run of bounces says about a candidate: the run of reported impacts (`BounceRun`), the rejected
 /// candidates that rang like a ball (`RejectedRun`), and the predictor that hears a bounce rise out of the last
 /// one's ring (`RingPredictor`, RunEvidence+Ring.swift). The detector asks it where a bounce is due and how a
-/// candidate fits the run, and tells it every impact it reports. Allocates only in `init`; call `deallocate()`.
-struct RunEvidence {
+/// candidate fits the run, and tells it every impact it reports. Allocates only in `init`. A class: the detector
+/// asks it every hop, and a struct this size (it keeps the parameters) was copied for every question.
+final class RunEvidence {
     /// The stream's last impacts: a ball bouncing ever faster continues its run.
     private(set) var bounces: BounceRun
     /// The stream's last rejected candidates that rang like a ball.
@@ -41,8 +42,7 @@ struct RunEvidence {
                                tolerance: parameters.runClockTolerance)
     }
 
-    /// Frees the ring predictor's storage.
-    func deallocate() { ringPredictor.deallocate() }
+    deinit { ringPredictor.deallocate() }
 
     /// Whether an onset at `frame` falls where the run's next bounce is due (`BounceRun.continues`).
     func isDue(at frame: Int64) -> Bool { bounces.continues(at: frame) }
@@ -72,7 +72,7 @@ struct RunEvidence {
 
     /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
     /// abruptly in a few bands and does not grow is noted.
-    mutating func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
+    func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
         guard parameters.rejectedRunShapeDB > 0, features.attackDB >= parameters.rejectedRunAttackDB,
               features.risingBands >= parameters.runLikeBands, features.decayDB <= 0 else { return false }
         return rejected.note(onset, levels: features.bandLevelsDB, bands: bands,
@@ -81,7 +81,7 @@ struct RunEvidence {
 
     /// Records an impact reported at `onset` with these band levels; `endsRejectedRun` when the rejected run it
     /// ends (`CandidateRule.rejectedRun`) starts the run on that run's clock. Forgets the rejected candidates.
-    mutating func report(_ onset: Int64, levels: SIMD8<Float>, endsRejectedRun: Bool) {
+    func report(_ onset: Int64, levels: SIMD8<Float>, endsRejectedRun: Bool) {
         if endsRejectedRun {
             let gaps = rejected.gaps
             bounces.seed(onset, gap: gaps.last, previousGap: gaps.before, length: rejected.length, levels: levels)
