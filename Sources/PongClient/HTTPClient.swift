@@ -85,12 +85,13 @@ public enum HTTPClient {
         return promise.futureResult
     }
 
-    /// `send` from async code, on any loop of NIO's shared group.
+    /// `send` from async code, on any loop of NIO's shared group; with a `timeout`, a reply not complete that long
+    /// after the call throws `TimedOut` (its connection closed).
     public static func send(_ method: String, _ path: String, json: String? = nil, body: [UInt8]? = nil,
                             token: String? = nil, headers: [(String, String)] = [], host: String = "127.0.0.1",
-                            port: Int, from source: String? = nil) async throws -> Reply {
+                            port: Int, from source: String? = nil, timeout: TimeAmount? = nil) async throws -> Reply {
         try await send(method, path, json: json, body: body, token: token, headers: headers, host: host, port: port,
-                       from: source, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+                       from: source, timeout: timeout, on: MultiThreadedEventLoopGroup.singleton.any()).get()
     }
 }
 

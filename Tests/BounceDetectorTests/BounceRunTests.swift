@@ -108,6 +108,9 @@ struct BounceRunTests {
         #expect(!bounces.starts(at: rate + rate * 22 / 100))
         #expect(bounces.starts(at: rate + rate * 22 / 100, within: rate / 4), "220 ms: within a 250 ms window")
         #expect(!bounces.starts(at: rate + rate * 5 / 100, within: rate / 4), "50 ms: the impact's own rattle")
+        #expect(bounces.starts(at: rate + rate * 10 / 100, within: rate / 4), "100 ms: a low drop's second bounce")
+        #expect(!bounces.starts(at: rate + rate * 10 / 100, within: rate / 4, after: rate * 12 / 100),
+                "100 ms, where a rule asks 120 ms or more")
         #expect(bounces.resembles(ball - SIMD8(repeating: 2), bands: 7, shapeDB: 2.5, louderDB: 3, quieterDB: 4))
         #expect(!bounces.resembles(ball - SIMD8(repeating: 8), bands: 7, shapeDB: 2.5, louderDB: 3, quieterDB: 4),
                 "8 dB quieter with the same shape: an echo, not a bounce")

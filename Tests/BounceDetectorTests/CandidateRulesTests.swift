@@ -191,6 +191,34 @@ struct CandidateRulesTests {
                                           likeness: .third)), "it must clear the ring by 10 dB, as a second bounce")
     }
 
+    @Test("""
+        a run's second or third bounce short of its rules' attack (7 dB in two bands, not 10) is taken when the ring \
+        before it could not predict it (8 dB of innovation and more), and named so; not at 6 dB, not when it grows, \
+        not off the run's likeness
+        """)
+    func runStartUnpredicted() {
+        let second = ball(attack: 7, snr: 20, decay: -5, risingBands: 2)
+        for likeness in [RunLikeness.second, .third] {
+            #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: likeness,
+                                              ringInnovationDB: 6)), "\(likeness): the ring's own stirring")
+            let decided = rules().decision(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: likeness,
+                                           ringInnovationDB: 14)
+            #expect(isImpact(decided.verdict) && decided.rule == .runStartUnpredicted
+                    && decided.rule.name == "start-unpredicted", "\(likeness)")
+            #expect(!isImpact(rules { $0.runStartInnovationDB = 0 }.verdict(
+                second, evidence: .wholeBand, typicalAttackDB: 40, likeness: likeness, ringInnovationDB: 14)), "off")
+        }
+        var growing = second
+        growing.decayDB = 1
+        #expect(!isImpact(rules().verdict(growing, evidence: .wholeBand, typicalAttackDB: 40, likeness: .second,
+                                          ringInnovationDB: 14)), "it grows")
+        #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .none,
+                                          ringInnovationDB: 14)), "unlike the last impact")
+        let loud = ball(attack: 12, snr: 20, decay: -5, risingBands: 2)
+        #expect(rules().decision(loud, evidence: .wholeBand, typicalAttackDB: 40, likeness: .second).rule == .runSecond,
+                "on its own attack it is the second-bounce rule's")
+    }
+
     @Test("an on-time bounce under the on-time rule's attack is the next bounce when the ring before it could not predict it")
     func runUnpredicted() {
         var late = ball(attack: 4, snr: -20, decay: -8, risingBands: 1)  // a −28 dB bounce in the run's ring

@@ -6,8 +6,8 @@ import Testing
 struct ImpactDetectorTests {
     /// Runs a detector over `samples` in chunks of `chunk` frames and returns what it reports.
     private func detect(_ samples: [Float], format: AudioFormat = AudioFormat(sampleRate: 48000, channels: 1),
-                        chunk: Int = 480) throws -> [Impact] {
-        let detector = try ImpactDetector(format: format)
+                        chunk: Int = 480, tune: (inout DetectorParameters) -> Void = { _ in }) throws -> [Impact] {
+        let detector = try ImpactDetector(format: format, tune: tune)
         var impacts: [Impact] = []
         samples.withUnsafeBufferPointer { all in
             var start = 0
@@ -83,6 +83,35 @@ struct ImpactDetectorTests {
     func clapRejected() throws {
         let scene = ImpactSignals.scene(seconds: 1, rate: 48000, events: [(0.5, ImpactSignals.clap(rate: 48000))])
         #expect(try detect(scene).isEmpty)
+    }
+
+    @Test("""
+        a sound 15 dB louder than a run's last bounce, where its next bounce is due, is none of the run's bounces (a \
+        ball keeps only part of its speed): not due, judged on its own; without the rule it was due (a clap's echo and \
+        the next clap, 90 and 180 ms apart, kept a run of claps going)
+        """)
+    func louderBreaksRun() throws {
+        let rate = 48000
+        let scene = ImpactSignals.scene(seconds: 1.5, rate: rate, events: [
+            (0.5, ImpactSignals.impact(table: true, rate: rate, amplitude: 0.05)),
+            (0.7, ImpactSignals.impact(table: true, rate: rate, amplitude: 0.04)),
+            (0.87, ImpactSignals.impact(table: true, rate: rate, amplitude: 0.22)),
+        ])
+        func dueAtLoud(_ tune: @escaping (inout DetectorParameters) -> Void) throws -> Bool? {
+            let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1), tune: tune)
+            var due: Bool?
+            detector.candidateObserver = { onset, _, _, _, decision in
+                if abs(Double(onset) / Double(rate) - 0.87) < 0.002 { due = decision.due }
+            }
+            scene.withUnsafeBufferPointer { all in
+                for start in stride(from: 0, to: all.count, by: 480) {
+                    detector.process(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 480)])) { _ in }
+                }
+            }
+            return due
+        }
+        #expect(try dueAtLoud { _ in } == false)
+        #expect(try dueAtLoud { $0.runLouderBreaksDB = 0 } == true)
     }
 
     @Test("ringing modes are coherent lines from hop to hop; a noise burst is not")

@@ -1,4 +1,5 @@
 import Foundation
+import PongClient
 import Testing
 @testable import SessionHub
 
@@ -9,7 +10,8 @@ import Testing
        .enabled(if: PostgresTestServer.unavailable == nil, Comment(rawValue: PostgresTestServer.unavailable ?? "")))
 struct ClusterForwardBoundsTests {
     /// Node A (its URL: the silent owner's) with a session; node B, which forwards calls about it.
-    static func nodes(owner: HangingServer, timeout: Duration, maxForwards: Int = 256) async throws
+    static func nodes(owner: HangingServer, timeout: Duration, maxForwards: Int = 256, perAddress: Int = 64)
+        async throws
         -> (owner: HubTestServer, asked: HubTestServer, code: String)
     {
         let database = try PostgresTestServer.shared.get().makeDatabase()
@@ -23,19 +25,17 @@ struct ClusterForwardBoundsTests {
             configuration.cluster.nodeURL = "http://127.0.0.1:1"
             configuration.cluster.forwardTimeout = timeout
             configuration.cluster.maxForwards = maxForwards
+            configuration.cluster.maxForwardsPerAddress = perAddress
         }
         return (a, b, session.code)
     }
 
-    /// The `error.code` of an error body.
-    static func errorCode(_ body: [String: Any]) -> String? {
-        (body["error"] as? [String: Any])?["code"] as? String
-    }
-
-    /// Waits (at most 2 s) until the silent owner holds no connection.
-    static func drained(_ owner: HangingServer) async throws -> HangingServer.Counts {
-        for _ in 0..<100 where owner.counts.open > 0 { try await Task.sleep(for: .milliseconds(20)) }
-        return owner.counts
+    /// A `GET /sessions/{code}` to node B from `address`: its status, error code and `Retry-After`.
+    static func lobby(_ code: String, port: Int, from address: String = "127.0.0.1") async throws
+        -> (status: Int, code: String?, retryAfter: String?)
+    {
+        let reply = try await HTTPClient.send("GET", "/sessions/\(code)", port: port, from: address)
+        return (reply.status, errorCode(jsonObject(reply.text)), reply.headers.first(name: "Retry-After"))
     }
 
     @Test("an owner that never answers: 503 session_unavailable after forwardTimeout, and its connection is closed")
@@ -46,10 +46,10 @@ struct ClusterForwardBoundsTests {
         let answer = try await b.call("GET", "/sessions/\(code)")
         let took = ContinuousClock.now - start
         #expect(answer.status == 503)
-        #expect(Self.errorCode(answer.body) == "session_unavailable")
+        #expect(errorCode(answer.body) == "session_unavailable")
         #expect(answer.headers["retry-after"] == "1")
         #expect(took >= .milliseconds(400) && took < .seconds(10), "answered at its 0.4 s timeout, not the default 10 s: \(took)")
-        let counts = try await Self.drained(owner)
+        let counts = try await owner.drained()
         #expect(counts.accepted == 1, "the call reached the owner")
         #expect(counts.open == 0, "the forwarding node closed its connection at the timeout")
         #expect(b.hub.cluster?.openForwards == 0)
@@ -61,29 +61,49 @@ struct ClusterForwardBoundsTests {
     @Test("calls beyond maxForwards get 503 server_busy at once; the owner never holds more than maxForwards")
     func capped() async throws {
         let owner = try await HangingServer.start()
-        let (a, b, code) = try await Self.nodes(owner: owner, timeout: .milliseconds(1500), maxForwards: 2)
+        let (a, b, code) = try await Self.nodes(owner: owner, timeout: .seconds(30), maxForwards: 2)
         let port = b.port
-        let codes = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<5 {
-                group.addTask {
-                    let answer = try await TestHTTPClient.request(.GET, port: port, path: "/sessions/\(code)")
-                    #expect(answer.status == 503)
-                    #expect(answer.headers.first(name: "Retry-After") == "1")
-                    return Self.errorCode(jsonObject(answer.body)) ?? ""
-                }
-            }
-            return try await group.reduce(into: [String]()) { $0.append($1) }
+        async let first = Self.lobby(code, port: port)
+        async let second = Self.lobby(code, port: port)
+        #expect(try await owner.opened(2).open == 2, "both slots taken: the owner holds their calls")
+        for _ in 0..<3 {
+            let busy = try await Self.lobby(code, port: port)
+            #expect(busy.status == 503 && busy.code == "server_busy" && busy.retryAfter == "1")
         }
-        #expect(codes.sorted() == ["server_busy", "server_busy", "server_busy", "session_unavailable",
-                                   "session_unavailable"])
-        var counts = try await Self.drained(owner)
-        #expect(counts == HangingServer.Counts(open: 0, most: 2, accepted: 2))
+        owner.hangUp()
+        for answer in try await [first, second] {
+            #expect(answer.status == 503 && answer.code == "session_unavailable" && answer.retryAfter == "1")
+        }
+        #expect(try await owner.drained() == HangingServer.Counts(open: 0, most: 2, accepted: 2))
         #expect(b.hub.cluster?.openForwards == 0, "every slot given back")
         // The slots are free again: the next call is forwarded.
-        let again = try await b.call("GET", "/sessions/\(code)")
-        #expect(Self.errorCode(again.body) == "session_unavailable")
-        counts = try await Self.drained(owner)
-        #expect(counts.accepted == 3)
+        async let again = Self.lobby(code, port: port)
+        #expect(try await owner.opened(1).accepted == 3)
+        owner.hangUp()
+        #expect(try await again.code == "session_unavailable")
+        try await b.stop()
+        try await a.stop()
+        try await owner.stop()
+    }
+
+    @Test("one client address holds at most maxForwardsPerAddress forwarded calls: beyond them 503 server_busy at once, while another address is still forwarded")
+    func perAddressShare() async throws {
+        let owner = try await HangingServer.start()
+        let (a, b, code) = try await Self.nodes(owner: owner, timeout: .seconds(30), maxForwards: 4, perAddress: 2)
+        let port = b.port
+        async let first = Self.lobby(code, port: port)
+        async let second = Self.lobby(code, port: port)
+        #expect(try await owner.opened(2).open == 2, "the address's two calls reached the owner")
+        let third = try await Self.lobby(code, port: port)
+        #expect(third.status == 503 && third.code == "server_busy" && third.retryAfter == "1", "its share is taken")
+        async let other = Self.lobby(code, port: port, from: "127.0.0.2")
+        #expect(try await owner.opened(3).open == 3, "another address is still forwarded")
+        owner.hangUp()
+        for answer in try await [first, second, other] {
+            #expect(answer.status == 503 && answer.code == "session_unavailable")
+        }
+        #expect(try await owner.drained() == HangingServer.Counts(open: 0, most: 3, accepted: 3))
+        #expect(b.hub.cluster?.openForwards == 0, "every slot given back")
         try await b.stop()
         try await a.stop()
         try await owner.stop()

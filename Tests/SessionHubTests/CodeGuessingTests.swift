@@ -13,17 +13,6 @@ struct CodeGuessingTests {
         return "ZZ" + String([alphabet[index / 1024 % 32], alphabet[index / 32 % 32], alphabet[index % 32]]) + "Z"
     }
 
-    /// The error code of a JSON error body.
-    static func errorCode(_ body: [String: Any]) -> String? {
-        (body["error"] as? [String: Any])?["code"] as? String
-    }
-
-    /// A guest's token and user id.
-    static func guest(_ server: HubTestServer) async throws -> (token: String, userId: String) {
-        let guest = try await server.call("POST", "/auth/guest")
-        return (try #require(guest.body["token"] as? String), try #require(guest.body["userId"] as? String))
-    }
-
     @Test("GET /sessions/{code} from one address: 20 unknown codes get 404, then 429 too_many_code_guesses with Retry-After, live codes included; the host still sees the lobby")
     func lobbyGuessing() async throws {
         let server = try await HubTestServer.start()
@@ -32,7 +21,7 @@ struct CodeGuessingTests {
         for index in 0..<20 { statuses.append(try await server.call("GET", "/sessions/\(Self.unknownCode(index))").status) }
         #expect(statuses == Array(repeating: 404, count: 20))
         let limited = try await server.call("GET", "/sessions/\(Self.unknownCode(20))")
-        #expect(limited.status == 429 && Self.errorCode(limited.body) == "too_many_code_guesses")
+        #expect(limited.status == 429 && errorCode(limited.body) == "too_many_code_guesses")
         #expect((1...3).contains(Int(limited.headers["retry-after"] ?? "") ?? 0))
         let live = try await server.call("GET", "/sessions/\(session.code)")
         #expect(live.status == 429, "a spent budget refuses live codes too, or 429 would mean 'unknown'")
@@ -47,7 +36,7 @@ struct CodeGuessingTests {
             $0.codeGuessBurst = 7
             $0.codeGuessesPerSecond = 1.0 / 600
         })
-        let (token, user) = try await Self.guest(server)
+        let (token, user) = try await server.guest()
         let stream = #"{"video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}"#
         func http(_ index: Int) async throws -> [(Int, String?)] {
             let code = Self.unknownCode(index)
@@ -58,7 +47,7 @@ struct CodeGuessingTests {
                 ("POST", "/streams/start", #"{"sessionCode":"\#(code)","# + stream.dropFirst() + "}"),
             ] {
                 let answer = try await server.call(method, path, token: token, json: json)
-                answers.append((answer.status, Self.errorCode(answer.body)))
+                answers.append((answer.status, errorCode(answer.body)))
             }
             return answers
         }
@@ -86,15 +75,15 @@ struct CodeGuessingTests {
         })
         let session = try await server.hostSession()
         let code = session.code
-        let (stranger, _) = try await Self.guest(server)
+        let (stranger, _) = try await server.guest()
         for verb in ["start", "end"] {
             let answer = try await server.call("POST", "/sessions/\(code)/\(verb)", token: stranger)
-            #expect(answer.status == 404 && Self.errorCode(answer.body) == "session_not_found", "\(verb)")
+            #expect(answer.status == 404 && errorCode(answer.body) == "session_not_found", "\(verb)")
         }
         let stream = try await server.call("POST", "/streams/start", token: stranger, json: """
             {"sessionCode":"\(code)","video":null,"audio":{"codec":"opus","sampleRate":48000,"channels":1}}
             """)
-        #expect(stream.status == 404 && Self.errorCode(stream.body) == "session_not_found")
+        #expect(stream.status == 404 && errorCode(stream.body) == "session_not_found")
         let dashboard = try RawWebSocket(port: server.port, path: "/sessions/\(code)/dashboard?token=\(stranger)")
         let refusal = dashboard.refusal()
         #expect(refusal.error == "session_not_found" && refusal.close == 4000)
@@ -122,7 +111,7 @@ struct CodeGuessingTests {
         let server = try await HubTestServer.start()
         let session = try await server.hostSession()
         let player = try await server.joinGuest(named: "Ana", code: session.code)
-        let (stranger, _) = try await Self.guest(server)
+        let (stranger, _) = try await server.guest()
         for token in [nil, stranger] {
             let summary = try await server.call("GET", "/sessions/\(session.code)", token: token)
             #expect(summary.status == 200)
@@ -157,9 +146,9 @@ struct CodeGuessingTests {
         let dashboard = try await TestWebSocketClient.connect(
             port: server.port, path: "/sessions/\(session.code)/dashboard?token=\(session.hostToken)")
         #expect(await dashboard.next(type: "welcome") != nil)
-        let (newcomer, _) = try await Self.guest(server)
+        let (newcomer, _) = try await server.guest()
         let join = try await server.call("POST", "/sessions/\(session.code)/join", token: newcomer)
-        #expect(join.status == 429 && Self.errorCode(join.body) == "too_many_code_guesses")
+        #expect(join.status == 429 && errorCode(join.body) == "too_many_code_guesses")
         try await server.stop()
     }
 }

@@ -70,7 +70,7 @@ struct EndToEndQuotaTests {
         second.hub.flushWrites()
         let hostedCode = try #require(SessionCode(userInput: hosted.code))
         let live = try #require(second.hub.session(hostedCode))
-        #expect(await read(live) { $0.lobby.players.map(\.name) } == ["Lee"])
+        #expect(await live.read { $0.lobby.players.map(\.name) } == ["Lee"])
         try await second.stop()
     }
 
@@ -170,13 +170,6 @@ struct EndToEndQuotaTests {
         try await server.stop()
     }
 
-    /// A session's state, read on its queue.
-    private func read<Value: Sendable>(_ live: LiveSession, _ body: @escaping @Sendable (SessionState) -> Value) async
-        -> Value
-    {
-        await withCheckedContinuation { done in live.read(body) { done.resume(returning: $0) } }
-    }
-
     @Test("a profile update costs the same at 20,000 live sessions as at 10 (only the user's sessions are told)")
     func profileUpdateFlat() async throws {
         let server = try await HubTestServer.start()
@@ -217,18 +210,18 @@ struct EndToEndQuotaTests {
         // Counted work: an event reaching a session marks its activity; no filler session may see one.
         let sample = try codes.prefix(500).filter { $0.value != hosted.code }.map { try #require(server.hub.session($0)) }
         var before: [ContinuousClock.Instant] = []
-        for live in sample { before.append(await read(live) { $0.lastActivity }) }
+        for live in sample { before.append(await live.read { $0.lastActivity }) }
         let many = try await medianUpdate()
         server.hub.flushWrites()
         var after: [ContinuousClock.Instant] = []
-        for live in sample { after.append(await read(live) { $0.lastActivity }) }
+        for live in sample { after.append(await live.read { $0.lastActivity }) }
         #expect(zip(before, after).filter { $0 != $1 }.count == 0, "filler sessions told of the update")
         // Generous (the machine is shared): it was 30× at 20,000 before the index.
         #expect(many < few * 5 + .milliseconds(20), "10 sessions: \(few), 20,000 sessions: \(many)")
         // The update still reaches the user's own session.
         let hostedCode = try #require(SessionCode(userInput: hosted.code))
         let live = try #require(server.hub.session(hostedCode))
-        #expect(await read(live) { $0.lobby.players.map(\.name) } == ["Kim 2"])
+        #expect(await live.read { $0.lobby.players.map(\.name) } == ["Kim 2"])
         try await server.stop()
     }
 }

@@ -96,4 +96,16 @@ struct UserSocketCounterTests {
         let again = counter.opened(5, user: u)
         #expect(again)
     }
+
+    @Test("a socket counted while its session was located is not counted again when it is attached")
+    func countedOnce() {
+        var counter = UserSocketCounter(maxPerUser: 2)
+        let u = UserID("u")
+        let opened = [counter.opened(1, user: u), counter.opened(1, user: u), counter.opened(2, user: u)]
+        #expect(opened == [true, true, true])
+        #expect(counter.byUser[u] == 2)
+        counter.closed(1)
+        counter.closed(1)
+        #expect(counter.byUser[u] == 1)
+    }
 }

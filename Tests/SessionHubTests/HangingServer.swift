@@ -3,7 +3,8 @@ import NIOPosix
 import Synchronization
 
 /// A TCP listener that accepts every connection and never answers (reads and drops what comes): an owner node that
-/// hangs. It counts the connections open now, the most open at once, and all accepted.
+/// hangs. It counts the connections open now, the most open at once, and all accepted; `opened(_:)` waits for calls
+/// to reach it and `hangUp()` ends them, so a test steps through its calls without wall-clock guesses.
 final class HangingServer: Sendable {
     /// Connections open now, the most open at once, all accepted.
     struct Counts: Sendable, Equatable {
@@ -39,6 +40,24 @@ final class HangingServer: Sendable {
     /// The counts now.
     var counts: Counts { tally.counts.withLock { $0 } }
 
+    /// Waits (at most 5 s) until `count` connections are open; the counts then.
+    @discardableResult
+    func opened(_ count: Int) async throws -> Counts {
+        for _ in 0..<250 where counts.open < count { try await Task.sleep(for: .milliseconds(20)) }
+        return counts
+    }
+
+    /// Waits (at most 2 s) until no connection is open; the counts then.
+    func drained() async throws -> Counts {
+        for _ in 0..<100 where counts.open > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        return counts
+    }
+
+    /// Closes every connection open now (the calls waiting on it fail at once).
+    func hangUp() {
+        for child in tally.children.withLock({ Array($0.values) }) { child.close(promise: nil) }
+    }
+
     /// Stops listening.
     func stop() async throws {
         try await channel.close()
@@ -46,6 +65,7 @@ final class HangingServer: Sendable {
 
     private final class Tally: Sendable {
         let counts = Mutex(Counts())
+        let children = Mutex([ObjectIdentifier: any Channel]())
     }
 
     /// Counts the connection; reads and drops everything; never writes.
@@ -61,10 +81,12 @@ final class HangingServer: Sendable {
                 counts.accepted += 1
                 counts.most = max(counts.most, counts.open)
             }
+            tally.children.withLock { $0[ObjectIdentifier(context.channel)] = context.channel }
             context.fireChannelActive()
         }
 
         func channelInactive(context: ChannelHandlerContext) {
+            tally.children.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context.channel)) }
             tally.counts.withLock { $0.open -= 1 }
             context.fireChannelInactive()
         }

@@ -47,4 +47,12 @@ struct HelloTimeoutTests {
         #expect(harness.state.nextDeadline == t0 + .milliseconds(300))
         #expect(harness.state.tick(now: t0 + .milliseconds(300)).contains(.close(H.socket(1), .helloTimeout)))
     }
+
+    @Test("a socket that waited for its session to be found keeps only the rest of the timeout from its opening")
+    func fromOpening() throws {
+        var harness = try seated()
+        #expect(harness.state.socketOpened(H.socket(1), user: H.user(1), now: t0 + .seconds(4), opened: t0)
+            == [.scheduleTimer(at: t0 + .seconds(10))])
+        #expect(harness.state.tick(now: t0 + .seconds(10)).contains(.close(H.socket(1), .helloTimeout)))
+    }
 }

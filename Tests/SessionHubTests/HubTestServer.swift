@@ -76,11 +76,15 @@ final class HubTestServer {
         let hostToken: String
     }
 
+    /// Signs in a new guest (`POST /auth/guest`): their token and user id.
+    func guest() async throws -> (token: String, userId: String) {
+        let guest = try await call("POST", "/auth/guest")
+        return (try #require(guest.body["token"] as? String), try #require(guest.body["userId"] as? String))
+    }
+
     /// Signs in a guest and creates a rally session to 11 for them.
     func hostSession() async throws -> HostedSession {
-        let guest = try await call("POST", "/auth/guest")
-        let token = try #require(guest.body["token"] as? String)
-        let userId = try #require(guest.body["userId"] as? String)
+        let (token, userId) = try await guest()
         let created = try await call("POST", "/sessions", token: token, json: #"{"mode":"rally","pointsToWin":11}"#)
         return HostedSession(token: token, userId: userId, code: try #require(created.body["code"] as? String),
                              hostToken: try #require(created.body["hostToken"] as? String))
@@ -88,9 +92,7 @@ final class HubTestServer {
 
     /// Signs in a guest named `name` and joins session `code`; returns their token and user id.
     func joinGuest(named name: String, code: String) async throws -> (token: String, userId: String) {
-        let guest = try await call("POST", "/auth/guest")
-        let token = try #require(guest.body["token"] as? String)
-        let userId = try #require(guest.body["userId"] as? String)
+        let (token, userId) = try await guest()
         _ = try await call("POST", "/users/profile", token: token, json: #"{"displayName":"\#(name)"}"#)
         _ = try await call("POST", "/sessions/\(code)/join", token: token)
         return (token, userId)
@@ -119,6 +121,18 @@ func jsonObject(_ text: String?) -> [String: Any] {
         return [:]
     }
     return object
+}
+
+/// The `error.code` of a JSON error body (`{"error":{"code":…}}`); nil for another body.
+func errorCode(_ body: [String: Any]) -> String? {
+    (body["error"] as? [String: Any])?["code"] as? String
+}
+
+extension LiveSession {
+    /// What `body` reads from the session's state, on its queue.
+    func read<Value: Sendable>(_ body: @escaping @Sendable (SessionState) -> Value) async -> Value {
+        await withCheckedContinuation { done in read(body) { done.resume(returning: $0) } }
+    }
 }
 
 extension StreamMonitor.Configuration {

@@ -82,12 +82,12 @@ struct QRCodeTests {
         try Self.expectDraws(answer.body, try #require(QRCode(encoding: "https://pong.example/join/\(session.code)")))
 
         let malformed = try await server.call("GET", "/sessions/ABC-23/qr.svg")
-        #expect(malformed.status == 400 && CodeGuessingTests.errorCode(malformed.body) == "invalid_session_code")
+        #expect(malformed.status == 400 && errorCode(malformed.body) == "invalid_session_code")
         let unknown = try await server.call("GET", "/sessions/\(CodeGuessingTests.unknownCode(1))/qr.svg")
-        #expect(unknown.status == 404 && CodeGuessingTests.errorCode(unknown.body) == "session_not_found")
+        #expect(unknown.status == 404 && errorCode(unknown.body) == "session_not_found")
         _ = try await server.call("GET", "/sessions/\(CodeGuessingTests.unknownCode(2))/qr.svg")
         let spent = try await server.call("GET", "/sessions/\(session.code)/qr.svg")
-        #expect(spent.status == 429 && CodeGuessingTests.errorCode(spent.body) == "too_many_code_guesses",
+        #expect(spent.status == 429 && errorCode(spent.body) == "too_many_code_guesses",
                 "two unknown codes spent the budget of 2: the QR code is a code lookup like the others")
         let host = try await TestHTTPClient.request(.GET, port: server.port, path: "/sessions/\(session.code)/qr.svg",
                                                     headers: [("Authorization", "Bearer \(session.hostToken)")])

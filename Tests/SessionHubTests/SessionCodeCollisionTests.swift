@@ -27,18 +27,13 @@ struct SessionCodeCollisionTests {
         return server
     }
 
-    /// A new guest's token and user id.
-    static func guest(on server: HubTestServer) async throws -> (token: String, user: UserID) {
-        let guest = try await server.call("POST", "/auth/guest")
-        return (try #require(guest.body["token"] as? String), UserID(try #require(guest.body["userId"] as? String)))
-    }
-
     static let create = #"{"mode":"rally","pointsToWin":11}"#
 
     @Test("a code another node stored first: the session gets the next code drawn, the taken one is not reserved")
     func drawnAgain() async throws {
         let server = try await Self.server(script: ["TAKEN2", "FREE22"], taken: ["TAKEN2"])
-        let (token, user) = try await Self.guest(on: server)
+        let (token, userId) = try await server.guest()
+        let user = UserID(userId)
         let created = try await server.call("POST", "/sessions", token: token, json: Self.create)
         #expect(created.status == 201)
         #expect(created.body["code"] as? String == "FREE22")
@@ -56,10 +51,11 @@ struct SessionCodeCollisionTests {
     func allTaken() async throws {
         let taken = ["TAKEN2", "TAKEN3", "TAKEN4", "TAKEN5"]
         let server = try await Self.server(script: taken + ["FREE22"], taken: taken, limit: 1)
-        let (token, user) = try await Self.guest(on: server)
+        let (token, userId) = try await server.guest()
+        let user = UserID(userId)
         let failed = try await server.call("POST", "/sessions", token: token, json: Self.create)
         #expect(failed.status == 500)
-        #expect((failed.body["error"] as? [String: Any])?["code"] as? String == "internal")
+        #expect(errorCode(failed.body) == "internal")
         #expect(server.hub.quotas.sessions(of: user).isEmpty)
         #expect(server.hub.quotas.userSessions.withLockedValue { $0.hosted(by: user) } == 0)
         for text in taken {

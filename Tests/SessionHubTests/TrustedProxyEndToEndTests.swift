@@ -37,7 +37,7 @@ struct TrustedProxyEndToEndTests {
         #expect(try await Self.lookup(server, 4, xff, "203.0.113.2, 203.0.113.1") == 429)
         // The socket upgrade reads the same header.
         let path = "/sessions/\(CodeGuessingTests.unknownCode(5))/dashboard?token="
-        let (token, _) = try await CodeGuessingTests.guest(server)
+        let (token, _) = try await server.guest()
         let limited = try RawWebSocket(port: server.port, path: path + token, extra: "X-Forwarded-For: 203.0.113.1\r\n")
         #expect(limited.refusal().close == 4129)
         let fresh = try RawWebSocket(port: server.port, path: path + token, extra: "X-Forwarded-For: 203.0.113.9\r\n")

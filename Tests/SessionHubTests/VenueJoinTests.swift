@@ -45,11 +45,11 @@ struct VenueJoinTests {
     func perUser() async throws {
         let server = try await Self.defaultServer()
         let session = try await server.hostSession()
-        let (token, _) = try await CodeGuessingTests.guest(server)
+        let (token, _) = try await server.guest()
         var statuses: [Int] = []
         for _ in 0..<11 { statuses.append(try await server.call("POST", "/sessions/\(session.code)/join", token: token).status) }
         #expect(statuses == Array(repeating: 200, count: 10) + [429])
-        let (other, _) = try await CodeGuessingTests.guest(server)
+        let (other, _) = try await server.guest()
         #expect(try await server.call("POST", "/sessions/\(session.code)/join", token: other).status == 200)
         try await server.stop()
     }
@@ -63,13 +63,13 @@ struct VenueJoinTests {
         let session = try await server.hostSession()
         var seated: [String] = []
         for _ in 0..<2 {
-            let (token, _) = try await CodeGuessingTests.guest(server)
+            let (token, _) = try await server.guest()
             #expect(try await server.call("POST", "/sessions/\(session.code)/join", token: token).status == 200)
             seated.append(token)
         }
-        let (late, _) = try await CodeGuessingTests.guest(server)
+        let (late, _) = try await server.guest()
         let limited = try await server.call("POST", "/sessions/\(session.code)/join", token: late)
-        #expect(limited.status == 429 && CodeGuessingTests.errorCode(limited.body) == "too_many_attempts")
+        #expect(limited.status == 429 && errorCode(limited.body) == "too_many_attempts")
         #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1)
         #expect(try await server.call("POST", "/sessions/\(session.code)/join", token: seated[0]).status == 200)
         try await server.stop()
@@ -77,7 +77,7 @@ struct VenueJoinTests {
 
     /// A phone: guest, display name, join, socket, `hello`; true once welcomed.
     static func joinAndSayHello(_ server: HubTestServer, code: String, name: String) async throws -> Bool {
-        let (token, user) = try await CodeGuessingTests.guest(server)
+        let (token, user) = try await server.guest()
         _ = try await server.call("POST", "/users/profile", token: token, json: #"{"displayName":"\#(name)"}"#)
         let join = try await server.call("POST", "/sessions/\(code)/join", token: token)
         guard join.status == 200 else { return false }

@@ -118,9 +118,11 @@ struct BounceRun {
         lastLevels = levels
     }
 
-    /// Whether an onset at `frame` would be a run's second bounce (`firstGap`, or `within`, after a lone impact).
-    func starts(at frame: Int64, within: Int64? = nil) -> Bool {
-        longestGap > 0 && gap > longestGap && frame - last <= (within ?? firstGap) && frame - last >= shortestFirstGap
+    /// Whether an onset at `frame` would be a run's second bounce (`firstGap`, or `within`, after a lone impact, and
+    /// no sooner than `shortestFirstGap`, or `after` when that is longer).
+    func starts(at frame: Int64, within: Int64? = nil, after: Int64 = 0) -> Bool {
+        longestGap > 0 && gap > longestGap && frame - last <= (within ?? firstGap)
+            && frame - last >= max(shortestFirstGap, after)
     }
 
     /// Whether an onset with these band levels (`ImpactFeatures.bandLevelsDB`, the first `bands` lanes) sounds like

@@ -47,8 +47,8 @@ struct CandidateRules {
         }
         if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
             let rule: CandidateRule = switch likeness {
-            case .second: .runSecond
-            case .third: .runThird
+            case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
+            case .third: startsOnAttack(features) ? .runThird : .runStartUnpredicted
             case .onTime: onTime(features) ? .runOnTime : .runUnpredicted
             default: .runLike
             }
@@ -154,13 +154,31 @@ struct CandidateRules {
         switch likeness {
         case .none: return false
         case .underWay: attack = parameters.runLikeAttackDB
-        case .second, .third: attack = parameters.runLikeFirstAttackDB
+        case .second, .third:
+            return parameters.runSeconds > 0
+                && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
         case .onTime:
             return parameters.runSeconds > 0 && !ringPredicted
                 && (onTime(features) || unpredicted(features, ringInnovationDB))
         }
         return parameters.runSeconds > 0 && features.attackDB >= attack && features.risingBands >= bands
             && features.decayDB <= decay
+    }
+
+    /// A run's second or third bounce on its own evidence: an attack of `runLikeFirstAttackDB` in `runLikeBands` bands,
+    /// growing by at most `runDecayDB`.
+    func startsOnAttack(_ features: ImpactFeatures) -> Bool {
+        features.attackDB >= parameters.runLikeFirstAttackDB && features.risingBands >= parameters.runLikeBands
+            && features.decayDB <= parameters.runDecayDB
+    }
+
+    /// A run's second or third bounce the ring before it could not predict (`DetectorParameters.runStartInnovationDB`):
+    /// an attack of `runStartInnovationAttackDB` in one band or more, not growing, `ringInnovationDB` over the asked
+    /// innovation.
+    func startUnpredicted(_ features: ImpactFeatures, _ ringInnovationDB: Float) -> Bool {
+        parameters.runStartInnovationDB > 0 && ringInnovationDB >= parameters.runStartInnovationDB
+            && features.attackDB >= parameters.runStartInnovationAttackDB && features.risingBands >= 1
+            && features.decayDB <= 0
     }
 
     /// The on-time rule's own evidence: an attack of `runOnTimeAttackDB` in any bands, growing by at most
@@ -217,6 +235,9 @@ package enum CandidateRule: UInt8, Sendable {
     case runLike
     /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
     case runSecond
+    /// Accepted: a run's second or third bounce short of their attack but unpredicted by the ring before it
+    /// (`DetectorParameters.runStartInnovationDB`).
+    case runStartUnpredicted
     /// Accepted: like the last bounce and on time (`RunLikeness.onTime`).
     case runOnTime
     /// Accepted: like the last bounce, on time, short of the on-time rule's attack or growth, but unpredicted by the
@@ -263,6 +284,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runContinues: "run"
         case .runLike: "runlike"
         case .runSecond: "second"
+        case .runStartUnpredicted: "start-unpredicted"
         case .runOnTime: "ontime"
         case .runUnpredicted: "unpredicted"
         case .runThird: "third"

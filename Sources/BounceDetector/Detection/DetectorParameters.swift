@@ -57,6 +57,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// A candidate within this long after a reported impact may continue its run (`CandidateRules.continuesRun`);
     /// 0 = off.
     public var runSeconds: Double = 0.25
+    /// A candidate louder than a run's last impact by more than this (dB, mean band-level difference; 0 = off) is
+    /// none of its bounces: a ball bouncing on keeps only part of its speed each time, while a clap's echo and the
+    /// next clap, 90 and 180 ms apart, kept a run of claps going.
+    public var runLouderBreaksDB: Float = 6
     /// A run's next gap lies between `runFastest` and `runSlowest` times the last one (`BounceRun`).
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.
@@ -195,6 +199,20 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runLikeFirstQuieterDB: Float = 4
     /// See `runLikeFirstSeconds` (dB).
     public var runLikeFirstAttackDB: Float = 10
+    /// A run's second or third bounce the ring before it could not predict: a candidate shaped like the last impact
+    /// as `runLikeFirstSeconds` (second) or `runLikeThirdShapeDB` (third) asks, short of `runLikeFirstAttackDB`,
+    /// whose first milliseconds exceed what the ring before them predicts by this much (dB,
+    /// `RingPredictor.innovationDB`; 0 = off), on an attack of `runStartInnovationAttackDB` in one band or more, not
+    /// growing. A ball whose bounce rings long (a racket's rubber, a live table) strikes again inside its last
+    /// bounce's ring, which takes most of the attack (5–10 dB) but none of the innovation (14–20 dB; the ring's own
+    /// stirring and the room's sounds 150–250 ms after a ball that resemble it, 2–5).
+    public var runStartInnovationDB: Float = 8
+    /// See `runStartInnovationDB` (dB).
+    public var runStartInnovationAttackDB: Float = 5
+    /// See `runStartInnovationDB` (s): a second bounce taken on its innovation comes at least this long after the
+    /// first (a ball dropped from 2 cm or more), where `runFirstShortestSeconds` bounds the one taken on its attack. A
+    /// racket hit's rattle in a loud room rose 90 ms after it, unpredicted and shaped like it.
+    public var runStartInnovationShortestSeconds: Double = 0.12
     /// A run of two's template: a candidate where the third bounce is due — after two reported impacts
     /// `runSeconds` apart, at most `runLikePace` times their gap after the second — whose band levels spread by at
     /// most this (dB; 0 = off) about their mean difference from the second's, that mean within −`runLikeFirstQuieterDB`

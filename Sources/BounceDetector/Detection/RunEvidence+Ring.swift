@@ -64,6 +64,21 @@ extension RunEvidence {
                                    length: max(1, parameters.samples(parameters.runInnovationSeconds)))
     }
 
+    /// How far the ring before a run's second or third bounce fails to predict it, measured only where those rules'
+    /// own attack is short (`rules.startsOnAttack`) and the unpredicted one's could take it
+    /// (`DetectorParameters.runStartInnovationDB`; a second bounce `runStartInnovationShortestSeconds` or more after
+    /// the first); −∞ otherwise.
+    func startInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness, rules: CandidateRules,
+                         ring: SampleRing) -> Float {
+        guard parameters.runStartInnovationDB > 0, !rules.startsOnAttack(features),
+              features.attackDB >= parameters.runStartInnovationAttackDB,
+              likeness != .second || bounces.starts(
+                  at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
+                  after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
+        else { return -.infinity }
+        return innovationDB(at: onset, ring: ring) ?? -.infinity
+    }
+
     /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
     /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: `rules`' on-time rule's own
     /// evidence suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and

@@ -17,12 +17,13 @@ final class RunEvidence {
     /// What the run says of one candidate (`assess`).
     struct Assessment {
         /// It falls where the run's next bounce is due (after a lone impact, sounding like it; never off the clock
-        /// of a run that keeps one): `CandidateRules`' `followsImpact`.
+        /// of a run that keeps one, nor far louder than its last bounce): `CandidateRules`' `followsImpact`.
         var followsImpact: Bool
         /// How it sounds against the last impact, where a ball bouncing on would strike next.
         var likeness: RunLikeness
         /// How far the ring before an on-time candidate fails to predict it, for the unpredicted-bounce rule
-        /// (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it).
+        /// (`DetectorParameters.runInnovationDB`), or before a run's second or third bounce, for the unpredicted
+        /// start (`runStartInnovationDB`); −∞ where those rules cannot take it.
         var unpredictedDB: Float
         /// The ring before an on-time candidate predicted it (`DetectorParameters.runOnTimePredictedDB`).
         var predicted: Bool
@@ -58,8 +59,12 @@ final class RunEvidence {
     func assess(_ onset: Int64, _ features: ImpactFeatures, rules: CandidateRules, ring: SampleRing) -> Assessment {
         let followsImpact = follows(onset, features.bandLevelsDB)
         let likeness = likeness(onset, features, followsImpact)
-        let innovation = likeness == .onTime ? ringInnovation(at: onset, features, rules: rules, ring: ring)
-            : (unpredicted: -.infinity, predicted: false)
+        let innovation = switch likeness {
+        case .onTime: ringInnovation(at: onset, features, rules: rules, ring: ring)
+        case .second, .third:
+            (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
+        default: (unpredicted: -Float.infinity, predicted: false)
+        }
         return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
                           predicted: innovation.predicted)
     }
@@ -104,12 +109,20 @@ final class RunEvidence {
     }
 
     /// A run's second bounce, after a lone impact, must sound like that impact struck again; no bounce falls off
-    /// the clock of a run that keeps one (`offClock`).
+    /// the clock of a run that keeps one (`offClock`) or is far louder than its last one (`breaksRun`).
     private func follows(_ onset: Int64, _ levels: SIMD8<Float>) -> Bool {
         bounces.continues(at: onset)
             && (!bounces.starts(at: onset) || bounces.resembles(levels, bands: bands, shapeDB: parameters.runShapeDB,
                                                                 louderDB: parameters.runLouderDB))
             && !offClock(onset)
+            && !breaksRun(levels)
+    }
+
+    /// Whether a candidate is so much louder than the run's last impact (`DetectorParameters.runLouderBreaksDB`) that it
+    /// is none of its bounces: a ball bouncing on keeps only part of its speed each time.
+    private func breaksRun(_ levels: SIMD8<Float>) -> Bool {
+        parameters.runLouderBreaksDB > 0 && bounces.length >= 2
+            && BounceRun.difference(levels, from: bounces.lastLevels, bands: bands).mean > parameters.runLouderBreaksDB
     }
 
     /// Whether a candidate sounds like the last impact struck again, where a ball bouncing on would strike next:

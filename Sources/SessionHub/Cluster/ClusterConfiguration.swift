@@ -16,6 +16,9 @@ package struct ClusterConfiguration: Sendable {
     /// Most forwarded calls (each one outbound connection) open on this node at once; beyond them a call that
     /// should be forwarded gets 503 `server_busy` with `Retry-After: 1`.
     package var maxForwards = 256
+    /// Most of those calls open at once for one client address (a quarter of `maxForwards`), so one address cannot
+    /// take every slot; beyond them its calls get 503 `server_busy` too while other addresses are still served.
+    package var maxForwardsPerAddress = 64
 
     package init(nodeURL: String? = nil) { self.nodeURL = nodeURL }
 }

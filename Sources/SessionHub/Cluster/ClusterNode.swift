@@ -19,8 +19,9 @@ package final class ClusterNode: @unchecked Sendable {
     /// Where the lease is renewed and ownership checked, one check at a time.
     let queue = DispatchQueue(label: "pongd.cluster")
     private let timer: NIOLockedValueBox<(any DispatchSourceTimer)?> = NIOLockedValueBox(nil)
-    /// Forwarded calls open now (`HubRouter.forward`), at most `configuration.maxForwards`.
-    private let forwards = NIOLockedValueBox(0)
+    /// Forwarded calls open now (`HubRouter.forward`), at most `configuration.maxForwards` in all and
+    /// `configuration.maxForwardsPerAddress` per client address.
+    private let forwards: NIOLockedValueBox<ConnectionLimiter>
 
     init(id: String, url: String, ownership: any SessionOwnershipStore, configuration: ClusterConfiguration) {
         self.id = id
@@ -28,6 +29,8 @@ package final class ClusterNode: @unchecked Sendable {
         self.ownership = ownership
         self.configuration = configuration
         self.lease = NIOLockedValueBox(NodeLease(duration: configuration.leaseDuration))
+        self.forwards = NIOLockedValueBox(ConnectionLimiter(maxTotal: configuration.maxForwards,
+                                                            maxPerAddress: configuration.maxForwardsPerAddress))
     }
 
     var leaseMilliseconds: Int64 {
@@ -99,18 +102,15 @@ package final class ClusterNode: @unchecked Sendable {
         }
     }
 
-    /// Takes one of the `maxForwards` slots for a forwarded call; false when every one is taken.
-    func beginForward() -> Bool {
-        forwards.withLockedValue { open in
-            guard open < configuration.maxForwards else { return false }
-            open += 1
-            return true
-        }
+    /// Takes one of the `maxForwards` slots for a forwarded call from the client `address`: `admit`, else
+    /// `refuseTotal` (every one taken) or `refuseAddress` (the address holds its `maxForwardsPerAddress`).
+    func beginForward(for address: String) -> ConnectionLimiter.Admission {
+        forwards.withLockedValue { $0.opened(from: address) }
     }
 
-    /// Gives back a slot `beginForward` took (the call was answered, failed or timed out).
-    func endForward() { forwards.withLockedValue { $0 -= 1 } }
+    /// Gives back a slot `beginForward(for:)` took for `address` (the call was answered, failed or timed out).
+    func endForward(for address: String) { forwards.withLockedValue { $0.closed(from: address) } }
 
     /// Forwarded calls open now.
-    var openForwards: Int { forwards.withLockedValue { $0 } }
+    var openForwards: Int { forwards.withLockedValue { $0.total } }
 }

@@ -20,21 +20,26 @@ extension HubRouter {
     /// along in `X-Forwarded-For` (the owner believes it only from a `--trusted-proxy`), `Origin` does not (this node
     /// checked it). An owner that cannot be reached, or whose whole answer has not come within `forwardTimeout`: 503
     /// `session_unavailable` with `Retry-After: 1`, and the connection to it is closed then. Each call holds one of
-    /// the node's `maxForwards` slots until it is answered: with none free, 503 `server_busy` with `Retry-After: 1`.
+    /// the node's `maxForwards` slots until it is answered, at most `maxForwardsPerAddress` of them for one client
+    /// address: with none free (or the address's share taken), 503 `server_busy` with `Retry-After: 1`.
     func forward(_ request: HTTPRequest, to owner: String, reply: Reply) {
         guard request.headers[Self.forwardedByHeader] == nil, let cluster = hub.cluster,
               let components = URLComponents(string: owner), components.scheme == "http", let host = components.host
         else { return reply.send(.error(.sessionUnavailable, retryAfter: 1)) }
-        guard cluster.beginForward() else {
+        let address = request.remoteAddress
+        let admission = cluster.beginForward(for: address)
+        guard admission == .admit else {
+            let limit = admission == .refuseAddress
+                ? cluster.configuration.maxForwardsPerAddress : cluster.configuration.maxForwards
             hub.logger.warning("too many forwarded calls open", metadata: [
-                "node.url": "\(owner)", "http.path": "\(request.path)",
-                "forwards.max": "\(cluster.configuration.maxForwards)",
+                "node.url": "\(owner)", "http.path": "\(request.path)", "client.address": "\(address)",
+                "forwards.refused": "\(admission)", "forwards.max": "\(limit)",
             ])
             return reply.send(.error(.serverBusy, retryAfter: 1))
         }
         var headers: [(String, String)] = [
             (Self.forwardedByHeader, cluster.url),
-            ("X-Forwarded-For", request.remoteAddress),
+            ("X-Forwarded-For", address),
         ]
         for name in ["authorization", "content-type"] {
             if let value = request.headers[name] { headers.append((name, value)) }
@@ -46,7 +51,7 @@ extension HubRouter {
         hub.metrics.forwarded()
         let logger = hub.logger
         answer.whenComplete { result in
-            cluster.endForward()
+            cluster.endForward(for: address)
             let relayed: HTTPClient.Reply
             switch result {
             case .success(let answer):

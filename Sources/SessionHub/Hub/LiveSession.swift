@@ -99,8 +99,10 @@ final class LiveSession: @unchecked Sendable {
 
     /// A socket for this session opened: remember it, then let the state machine greet or refuse it. `gate` runs
     /// first, on the queue: when it returns an error and a close code the socket gets them and never reaches the
-    /// state machine.
+    /// state machine. `opened`: when a socket that waited for its session to be found opened (its hello deadline runs
+    /// from there).
     func attach(_ connection: WebSocketConnection, user: UserID, dashboard: Bool,
+                opened: ContinuousClock.Instant? = nil,
                 gate: @escaping @Sendable (SessionState) -> (APIError, CloseCode)? = { _ in nil }) {
         let id = ConnectionID(connection.id)
         queue.async {
@@ -118,7 +120,7 @@ final class LiveSession: @unchecked Sendable {
             let now = ContinuousClock.now
             let actions = dashboard
                 ? self.state.dashboardOpened(id, user: user, now: now)
-                : self.state.socketOpened(id, user: user, now: now)
+                : self.state.socketOpened(id, user: user, now: now, opened: opened)
             self.perform(actions)
         }
     }

@@ -32,15 +32,17 @@ extension SessionHub: WebSocketRoute {
         }
         if let live = session(code) { attach(connection, to: live, token: token); return }
         guard let cluster else { return refuseUnknown(connection) }
-        // Several nodes: the store says where the session lives (a read: off the event loop). What the phone sends
-        // meanwhile (its `hello`) waits, and reaches the session once the socket is attached.
-        locatingSockets.withLockedValue { $0[connection.id] = [] }
+        // Several nodes: the store says where the session lives (a read: off the event loop). Meanwhile the socket
+        // counts against its user's sockets, what the phone sends (its `hello`) waits and reaches the session once
+        // the socket is attached, and the hello deadline runs.
+        guard startLocating(connection, user: token.userId) else { return }
         worker.async {
             let location = self.locate(code)
             if case .here(let live) = location { return self.located(connection, at: live, token: token) }
-            // A socket closed meanwhile (its entry gone: `closed`, or `hold`'s 4008) is answered no more: no error
-            // frame after its close, and no code guess spent for an address whose socket is gone.
-            guard self.locatingSockets.withLockedValue({ $0.removeValue(forKey: connection.id) }) != nil else { return }
+            // A socket closed meanwhile (its entry gone: `closed`, `hold`'s 4008, the hello deadline's 4005) is
+            // answered no more: no error frame after its close, and no code guess spent for an address whose socket
+            // is gone.
+            guard self.abandonLocating(connection) else { return }
             switch location {
             case .here:
                 return  // located above
@@ -60,47 +62,6 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
-    /// The session of a socket being located is here: attaches the socket and hands it what it sent meanwhile, in
-    /// order, before anything it sends next (the held messages are submitted under the lock `received` checks
-    /// first). A socket closed meanwhile (its entry gone: `closed`, or `hold`'s 4008) is not attached.
-    private func located(_ connection: WebSocketConnection, at live: LiveSession, token: AccessToken) {
-        locatingSockets.withLockedValue { locating in
-            guard let held = locating.removeValue(forKey: connection.id),
-                  attach(connection, to: live, token: token) else { return }
-            for text in held { submit(text, from: connection, to: live) }
-        }
-    }
-
-    /// Keeps a text message of a socket whose session is being located; true when it was (the socket is being
-    /// located). Beyond `maxHeldWhileLocating` messages the socket is closed with 4008 (a phone sends one `hello`
-    /// and waits for `welcome`): a socket's wait holds at most that many.
-    private func hold(_ text: [UInt8], from connection: WebSocketConnection) -> Bool {
-        // One node locates nothing: its sockets' messages take no lock here.
-        guard cluster != nil else { return false }
-        let kept: Bool? = locatingSockets.withLockedValue { locating in
-            guard var messages = locating[connection.id] else { return nil }
-            guard messages.count < Self.maxHeldWhileLocating else {
-                locating[connection.id] = nil
-                return false
-            }
-            messages.append(text)
-            locating[connection.id] = messages
-            return true
-        }
-        guard let kept else { return false }
-        if !kept {
-            logger.info("socket refused", metadata: [
-                "socket.path.code": "\(connection.endpoint.sessionCode)", "close.code": "\(CloseCode.flooded.code)",
-                "held.messages": "\(Self.maxHeldWhileLocating)",
-            ])
-            connection.close(code: CloseCode.flooded.code, reason: CloseCode.flooded.reason)
-        }
-        return true
-    }
-
-    /// Most text messages kept per socket while its session is located; one more closes the socket with 4008.
-    static let maxHeldWhileLocating = 4
-
     /// An unknown code: 4000, or 4129 once the address's budget is spent.
     private func refuseUnknown(_ connection: WebSocketConnection) {
         if case .limited(let wait) = failedLookup(from: connection.remoteAddress) {
@@ -110,10 +71,12 @@ extension SessionHub: WebSocketRoute {
         }
     }
 
-    /// A socket of a live session here, its token checked: counted, bound, and handed to the session; false when
-    /// refused (its user holds `maxSocketsPerUser`).
+    /// A socket of a live session here, its token checked: counted (unless counted while it was located), bound,
+    /// and handed to the session; false when refused (its user holds `maxSocketsPerUser`). `opened`: when a socket
+    /// that was located opened (its hello deadline runs from there).
     @discardableResult
-    private func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken) -> Bool {
+    func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken,
+                        opened: ContinuousClock.Instant? = nil) -> Bool {
         let endpoint = connection.endpoint
         let code = live.code
         guard userSockets.withLockedValue({ $0.opened(connection.id, user: token.userId) }) else {
@@ -127,7 +90,7 @@ extension SessionHub: WebSocketRoute {
             "session.code": "\(code)", "user.id": "\(token.userId)", "socket.id": "\(connection.id)",
         ])
         // Bound at once so that a `hello` right behind the upgrade queues behind this on the session's queue.
-        live.attach(connection, user: token.userId, dashboard: dashboard) { [weak self] state in
+        live.attach(connection, user: token.userId, dashboard: dashboard, opened: opened) { [weak self] state in
             let user = token.userId
             guard state.host.userId != user, state.playerID(of: user) == nil, let self else { return nil }
             switch self.failedLookup(from: connection.remoteAddress) {
@@ -145,7 +108,7 @@ extension SessionHub: WebSocketRoute {
     }
 
     /// Decodes a text message of a socket attached to `live` and hands it to the session's queue.
-    private func submit(_ text: [UInt8], from connection: WebSocketConnection, to live: LiveSession) {
+    func submit(_ text: [UInt8], from connection: WebSocketConnection, to live: LiveSession) {
         guard !handingOver.load(ordering: .relaxed) else { return }
         let message: ClientMessage
         do {
@@ -178,16 +141,16 @@ extension SessionHub: WebSocketRoute {
     }
 
     package func closed(_ connection: WebSocketConnection) {
-        // The locating entry first: either `located` sees it gone and attaches nothing, or it attached under that
-        // lock and the socket is counted and bound by now.
-        locatingSockets.withLockedValue { _ = $0.removeValue(forKey: connection.id) }
+        // On the socket's event loop, as `located`'s attach: either that sees the entry gone and attaches nothing,
+        // or it ran first and the socket is counted and bound by now.
+        _ = endLocating(connection)
         userSockets.withLockedValue { $0.closed(connection.id) }
         guard let live = sessionOf(socket: connection.id, unbinding: true) else { return }
         metrics.socket(-1)
         live.detach(connection)
     }
 
-    private func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
+    func refuse(_ connection: WebSocketConnection, _ error: APIError, close code: CloseCode) {
         // A guesser's refusals come by the thousand a second: not worth a line each at info.
         logger.log(level: error == .tooManyCodeGuesses ? .debug : .info, "socket refused", metadata: [
             "socket.path.code": "\(connection.endpoint.sessionCode)", "error.code": "\(error.code)",

@@ -58,8 +58,9 @@ package final class SessionHub: Sendable {
     /// Set while a drain hands the sessions over: messages from phones are dropped. Read for every message and
     /// media frame: an atomic, not a lock.
     let handingOver = Atomic(false)
-    /// Sockets whose session is being located in the store (several nodes), with the text they sent meanwhile.
-    let locatingSockets = NIOLockedValueBox<[UInt64: [[UInt8]]]>([:])
+    /// Sockets whose session is being located in the store (several nodes): the text they sent meanwhile and their
+    /// hello deadline.
+    let locatingSockets = NIOLockedValueBox<[UInt64: LocatingSocket]>([:])
     /// Each live session's QR code SVG once drawn (`GET /sessions/{code}/qr.svg`), dropped when it is forgotten.
     let qrCodes = NIOLockedValueBox<[SessionCode: [UInt8]]>([:])
 

@@ -12,8 +12,10 @@ struct UserSocketCounter: Sendable, Equatable {
         self.maxPerUser = maxPerUser
     }
 
-    /// Socket `id` of `user` opened: false (and not counted) when the user already holds `maxPerUser`.
+    /// Socket `id` of `user` opened: false (and not counted) when the user already holds `maxPerUser`. A socket
+    /// counted already (while its session was located) is not counted again: true.
     mutating func opened(_ id: UInt64, user: UserID) -> Bool {
+        guard owners[id] == nil else { return true }
         let held = byUser[user, default: 0]
         guard held < maxPerUser else { return false }
         byUser[user] = held + 1

@@ -1,16 +1,17 @@
 import PongWire
 
 extension SessionState {
-    /// A player socket opened for `user` (the transport checked its token). It must say `hello` next.
-    package mutating func socketOpened(_ socket: ConnectionID, user: UserID,
-                                       now: ContinuousClock.Instant) -> [Action] {
+    /// A player socket opened for `user` (the transport checked its token). It must say `hello` next, within the
+    /// hello timeout of `opened` (when the socket opened, if it waited for its session to be found; else `now`).
+    package mutating func socketOpened(_ socket: ConnectionID, user: UserID, now: ContinuousClock.Instant,
+                                       opened: ContinuousClock.Instant? = nil) -> [Action] {
         guard phase != .ended else { return [.close(socket, .sessionEnded)] }
         guard let player = playerID(of: user) else {
             return [.send(to: socket, .error(.notJoined)), .close(socket, .notJoined)]
         }
         lastActivity = now
         sockets[socket] = .player(player, greeted: false)
-        let deadline = now + configuration.helloTimeout
+        let deadline = (opened ?? now) + configuration.helloTimeout
         helloDeadlines[socket] = deadline
         return arm(deadline)
     }

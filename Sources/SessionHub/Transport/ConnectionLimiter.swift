@@ -1,5 +1,5 @@
 /// Open connections counted in total and per client address; a new one beyond either cap is refused. Pure: the
-/// listener keeps it under a lock (`HTTPServer`).
+/// listener keeps it under a lock (`HTTPServer`), and so does a node for the calls it forwards (`ClusterNode`).
 struct ConnectionLimiter: Sendable, Equatable {
     /// What to do with a connection just accepted.
     enum Admission: Equatable {

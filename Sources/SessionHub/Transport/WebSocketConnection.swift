@@ -82,6 +82,9 @@ package final class WebSocketConnection: Sendable, Hashable {
         self.channel = channel
     }
 
+    /// The event loop the socket's events come on (`WebSocketRoute`'s calls), for timers that must not race them.
+    package var eventLoop: any EventLoop { channel.eventLoop }
+
     /// Sends a text frame; safe from any thread.
     package func send(text: String) {
         let channel = channel
