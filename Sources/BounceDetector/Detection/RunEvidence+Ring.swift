@@ -27,6 +27,7 @@ extension RunEvidence {
     /// Where a run's next bounce is due in the hop ending at `end` and no spectral trigger fired: a bounce whose
     /// energy hides under the last one's ring shows as prediction error the ring's resonances cannot explain
     /// (`RingPredictor.changePoint`) before its bands rise. Its onset, if the error shows one.
+    @inline(__always)
     func hiddenBounceOnset(ring: SampleRing, end: Int64) -> Int64? {
         let hop = Int64(parameters.hop)
         guard parameters.runErrorAlarm > 0, bounces.continues(at: end - hop), ringErrorAsked(at: end - hop)

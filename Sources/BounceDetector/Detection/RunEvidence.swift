@@ -50,6 +50,7 @@ final class RunEvidence {
 
     /// The band rise's trigger (dB) for an onset near `frame`: where a run's next bounce is due it may trigger on
     /// less (`DetectorParameters.runTriggerDB`).
+    @inline(__always)
     func bandRiseTriggerDB(at frame: Int64) -> Float {
         parameters.runTriggerDB > 0 && bounces.continues(at: frame) ? parameters.runTriggerDB : parameters.bandRiseTriggerDB
     }
