@@ -40,11 +40,10 @@ struct RealApplauseTests {
         RealRecordings.scene(seconds: seconds, rate: rate, events: events, seed: 17)
     }
 
-    /// The detections' frames, with the applause rule on or off (`runPace`: `applauseRunPace`).
-    private func detect(_ samples: [Float], rate: Int, applause: Bool, runPace: Double = 0) throws -> [Int64] {
+    /// The detections' frames, with the applause rule on or off.
+    private func detect(_ samples: [Float], rate: Int, applause: Bool) throws -> [Int64] {
         let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1)) {
             if !applause { $0.applauseTolerance = 0 }
-            $0.applauseRunPace = runPace
         }
         var frames: [Int64] = []
         samples.withUnsafeBufferPointer { all in
@@ -60,8 +59,7 @@ struct RealApplauseTests {
 
     @Test("""
         three rallies of real strokes, the real applause between each two (at the ball's peak and 10 dB under): \
-        every stroke found to 2 ms with the rule on (and with `applauseRunPace` 1.5), and the rule takes away at least \
-        a tenth of the applause's reports (`applauseRunPace` 1.5 more)
+        every stroke found to 2 ms with the rule on, and the rule takes away at least a tenth of the applause's reports
         """, arguments: [Float(0), -10])
     func applauseBetweenRallies(levelDB: Float) throws {
         let table = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
@@ -91,19 +89,14 @@ struct RealApplauseTests {
         }
         let (samples, onsets) = scene(seconds: time + 0.5, rate: rate, events: events)
         let on = try detect(samples, rate: rate, applause: true), off = try detect(samples, rate: rate, applause: false)
-        let paced = try detect(samples, rate: rate, applause: true, runPace: 1.5)
         for stroke in strokes {
             let onset = Int64(onsets[stroke])
             #expect(on.contains { abs($0 - onset) <= Int64(rate / 500) }, "stroke at \(Double(onset) / Double(rate)) s lost")
-            #expect(paced.contains { abs($0 - onset) <= Int64(rate / 500) },
-                    "with applauseRunPace 1.5, stroke at \(Double(onset) / Double(rate)) s lost")
         }
         func inApplause(_ frames: [Int64]) -> Int { frames.filter { frame in spans.contains { $0.contains(frame) } }.count }
-        let kept = inApplause(on), all = inApplause(off), keptPaced = inApplause(paced)
+        let kept = inApplause(on), all = inApplause(off)
         #expect(all >= 20, "without the rule the applause is reported \(all) times")
         #expect(Double(kept) <= 0.9 * Double(all), "the rule keeps \(kept) of the applause's \(all) reports")
-        // The experiment (off by default): claps that come in the run of reported claps are vetoed too.
-        #expect(keptPaced < kept, "with applauseRunPace 1.5 the rule keeps \(keptPaced), without \(kept)")
     }
 
     @Test("a ball dropped on the table 0.1 s after the real applause ends: every bounce found to 2 ms with the rule on")

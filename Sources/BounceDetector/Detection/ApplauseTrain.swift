@@ -30,8 +30,6 @@ struct ApplauseTrain {
     /// Gaps among a dense run of sounds that must each grow past the one before (by 1/`speedUp`): a dropped ball's
     /// never do, even with a stray sound between two bounces.
     let densityGrowths: Int
-    /// See `crowd(endingAt:attackDB:)` (samples).
-    let densityGapSamples: Int64
     /// Sounds whose attack lies further than this (dB; 0 = any) from the newest one's are not counted with it: a
     /// crowd's claps sound alike, a serve 40 dB sharper than the applause it follows is no part of it.
     let densityLevelDB: Float
@@ -41,10 +39,8 @@ struct ApplauseTrain {
     private var aliveUntil: Int64 = .min
 
     init(periodSamples: ClosedRange<Int64>, tolerance: Double, speedUp: Double, alivePeriods: Double, skips: Int,
-         densityCount: Int = 0, densitySamples: Int64 = 0, densityGrowths: Int = 2, densityGapSamples: Int64 = 0,
-         densityLevelDB: Float = 0) {
+         densityCount: Int = 0, densitySamples: Int64 = 0, densityGrowths: Int = 2, densityLevelDB: Float = 0) {
         self.densityLevelDB = densityLevelDB
-        self.densityGapSamples = densityGapSamples
         self.densityCount = min(max(densityCount, 0), Self.capacity + 1)
         self.densitySamples = densitySamples
         self.densityGrowths = densityGrowths
@@ -117,10 +113,9 @@ struct ApplauseTrain {
         return nil
     }
 
-    /// The mean gap of `densityCount` sounds ending at `frame`, within `densitySamples` of it, each at least
-    /// `densityGapSamples` after the one before it counted (a ball's own ring and rattle after a stroke make sounds
-    /// closer) and within `densityLevelDB` of its attack, when at least `densityGrowths` of their gaps grow past the one before (many sounds, not a ball
-    /// bouncing on).
+    /// The mean gap of `densityCount` sounds ending at `frame`, within `densitySamples` of it and within
+    /// `densityLevelDB` of its attack, when at least `densityGrowths` of their gaps grow past the one before (many
+    /// sounds, not a ball bouncing on).
     private func crowd(endingAt frame: Int64, attackDB: Float) -> Int64? {
         guard densityCount >= 3 else { return nil }
         var count = 1, growths = 0
@@ -129,8 +124,7 @@ struct ApplauseTrain {
             let onset = onsets[lane]
             guard onset != .min, frame - onset <= densitySamples else { break }
             let gap = last - onset
-            guard gap >= densityGapSamples,
-                  densityLevelDB <= 0 || abs(attacks[lane] - attackDB) <= densityLevelDB else { continue }
+            guard densityLevelDB <= 0 || abs(attacks[lane] - attackDB) <= densityLevelDB else { continue }
             if later > 0, Double(later) * speedUp > Double(gap) { growths += 1 }
             count += 1
             later = gap

@@ -52,14 +52,6 @@ struct BounceRun {
         return next <= Double(longestGap) && next <= slowest * Double(gap) && next >= fastest * Double(gap)
     }
 
-    /// The interval from the run's last impact to `frame` over the run's last gap, while a run of two or more goes on
-    /// (nil after a lone impact): a bouncing ball's next bounce comes at 0.7–0.95 of it, a clap anywhere in the run's
-    /// window (`fastest`…`slowest`).
-    func pace(at frame: Int64) -> Double? {
-        guard gap <= longestGap, gap > 0 else { return nil }
-        return Double(frame - last) / Double(gap)
-    }
-
     /// Whether the run is speeding up as a bouncing ball's does: its last gap at most `pace` times the one before,
     /// and an onset at `frame` at most `pace` times the last gap after the last impact. A ball loses speed at every
     /// bounce, so its gaps shrink by a near-constant factor (0.8–0.95); claps, steps or a rally keep their own

@@ -282,14 +282,6 @@ public struct DetectorParameters: Sendable, Equatable {
     public var applauseSpeedUp: Double = 0.95
     /// See `applauseTolerance`.
     public var applauseAlivePeriods: Double = 1.5
-    /// Within applause, a candidate due in the stream's run of impacts is a clap too when it comes more than this
-    /// multiple of the run's last gap after its last impact (`BounceRun.pace`): a ball bouncing on comes sooner
-    /// each time, real claps anywhere in the run's window; a speeding run's bounce after a lost one is spared
-    /// (`BounceRun.speedsUp`) (0 = off, the default: a run's due candidate is never vetoed). Off: on real applause
-    /// (four Debian recordings between real strokes) 1.5 takes 975 → 841 reports with no ball lost and leaves the
-    /// tuning corpora unchanged, but on the independent recordings it lost two dropped-ball bounces (recall 0.854 →
-    /// 0.837): another ball's drop can sound like applause (docs/DETECTOR.md "Applause is a rhythm").
-    public var applauseRunPace: Double = 0
     /// Within applause, a candidate whose attack clears the sharpest of the last eight impulsive sounds by this much
     /// (dB; 0 = off) is no clap: a ball struck by the phone while a crowd claps further off.
     public var applauseClearerDB: Float = 20
@@ -307,8 +299,6 @@ public struct DetectorParameters: Sendable, Equatable {
     public var applauseDensitySeconds: Double = 1.0
     /// See `applauseDensityCount`.
     public var applauseDensityGrowths = 2
-    /// Least gap (s) between two sounds `applauseDensityCount` counts: a stroke's own ring and rattle come closer.
-    public var applauseDensityGapSeconds: Double = 0
     /// Most distance (dB) of a counted sound's attack from the newest one's (0 = any): a crowd's claps sound alike.
     public var applauseDensityLevelDB: Float = 20
     /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).

@@ -20,7 +20,7 @@ struct ImpactCandidate {
     var noise: Float
     /// Which trigger saw it.
     var evidence: TriggerEvidence
-    /// It was moved once already to where the ring's prediction error began to rise (`ImpactDetector.retimed`).
+    /// It was moved once already to where the ring's prediction error began to rise (`RunEvidence.retimed`).
     var retimed = false
 
     /// Only a narrower trigger saw it, not the whole band.

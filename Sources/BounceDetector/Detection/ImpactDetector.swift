@@ -5,9 +5,10 @@ import Foundation
 /// Per hop (a quarter of a ~5 ms frame) it runs a real FFT (`av_tx`) and a whitened log-spectral flux with an
 /// adaptive threshold, plus two narrower triggers for faint impacts (the racket band's flux, the band energies'
 /// rise; see `TriggerEvidence`); a trigger is timed to the sample in the high-passed signal (`OnsetRefiner`), and
-/// 8 ms after the onset the `ImpactClassifier` accepts or rejects it from onset-aligned features. Chunks of any size, mono or
-/// interleaved stereo (mixed down), any rate ≥ 8 kHz. Everything is allocated in `init`; `process` allocates nothing.
-/// One detector per stream; not thread-safe.
+/// 8 ms after the onset the rules (`CandidateRules`, `ImpactClassifier`) accept or reject it from onset-aligned
+/// features (`FeatureExtractor`) and what the stream's run of bounces says of it (`RunEvidence`); applause may veto
+/// it (`ApplauseTrain`). Chunks of any size, mono or interleaved stereo (mixed down), any rate ≥ 8 kHz. Everything is
+/// allocated in `init`; `process` allocates nothing. One detector per stream; not thread-safe.
 public final class ImpactDetector {
     /// Input format.
     public let format: AudioFormat
@@ -27,8 +28,6 @@ public final class ImpactDetector {
     private let window: UnsafeMutablePointer<Float>
     private let raw: SampleRing
     private let highPassed: SampleRing
-    /// Times a run's bounce that rises out of the last one's ring.
-    private let ringPredictor: RingPredictor
     private var highPass: (Biquad, Biquad)
     private var flux: SpectralFlux
     private var bandRise: BandRise
@@ -50,10 +49,8 @@ public final class ImpactDetector {
     /// The whole band's flux at the trigger of the candidate whose refractory holds (`strongerOnsetRatio`).
     private var refractoryFlux: Float = .infinity
     private var holdOffs = HoldOffs()
-    /// The stream's last impacts: a ball bouncing ever faster continues its run.
-    private var runs: BounceRun
-    /// The stream's last rejected candidates that rang like a ball (`RejectedRun`).
-    private var rejected: RejectedRun
+    /// The stream's run of bounces: where the next is due, how a candidate fits it, how its ring times one.
+    private let run: RunEvidence
     /// The stream's last impulsive candidates, for the rhythm of applause (`ApplauseTrain`).
     private var applause: ApplauseTrain
     private var typicals: StreamTypicals
@@ -93,7 +90,6 @@ public final class ImpactDetector {
             + 4 * n
         raw = SampleRing(minimumCapacity: history)
         highPassed = SampleRing(minimumCapacity: history)
-        ringPredictor = RingPredictor(order: 16, fitLength: parameters.samples(parameters.runOnsetFitSeconds))
         highPass = (.highPass(cutoff: 700, sampleRate: format.sampleRate),
                     .highPass(cutoff: 700, sampleRate: format.sampleRate))
         flux = SpectralFlux(bins: parameters.classifierBins, band: parameters.bandBins,
@@ -113,23 +109,8 @@ public final class ImpactDetector {
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(
                 parameters.samples(parameters.kindServeBounceSeconds.upperBound)),
             marginDB: parameters.kindMarginDB, memory: parameters.kindMemory), bands: bands.bands)
-        runs = BounceRun(longestGap: Int64(parameters.samples(parameters.runSeconds)),
-                         slowest: parameters.runSlowest, fastest: parameters.runFastest,
-                         firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
-                         shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)),
-                         clockTolerance: parameters.runClockTolerance)
-        rejected = RejectedRun(length: parameters.rejectedRunLength,
-                               longestGap: Int64(parameters.samples(parameters.runSeconds)),
-                               tolerance: parameters.runClockTolerance)
-        applause = ApplauseTrain(periodSamples: Int64(parameters.samples(parameters.applausePeriodSeconds.lowerBound))
-                                     ... Int64(parameters.samples(parameters.applausePeriodSeconds.upperBound)),
-                                 tolerance: parameters.applauseTolerance, speedUp: parameters.applauseSpeedUp,
-                                 alivePeriods: parameters.applauseAlivePeriods, skips: parameters.applauseSkips,
-                                 densityCount: parameters.applauseDensityCount,
-                                 densitySamples: Int64(parameters.samples(parameters.applauseDensitySeconds)),
-                                 densityGrowths: parameters.applauseDensityGrowths,
-                                 densityGapSamples: Int64(parameters.samples(parameters.applauseDensityGapSeconds)),
-                                 densityLevelDB: parameters.applauseDensityLevelDB)
+        run = RunEvidence(parameters: parameters, bands: bands.bands)
+        applause = ApplauseTrain(parameters: parameters)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -139,7 +120,6 @@ public final class ImpactDetector {
         window.deallocate()
         raw.deallocate()
         highPassed.deallocate()
-        ringPredictor.deallocate()
         flux.deallocate()
         bandRise.deallocate()
     }
@@ -192,7 +172,23 @@ public final class ImpactDetector {
         }
     }
 
+    /// A hop's end: its spectrum's triggers, the candidate they start or upgrade, and a due candidate's decision.
     private func endOfHop(onImpact: (Impact) -> Void) {
+        let (strength, evidence) = hopTrigger()
+        admit(evidence, strength: strength)
+        if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
+            pending = nil
+            if let later = run.retimed(candidate, ring: highPassed, end: written) {
+                commit(later)
+            } else {
+                decide(candidate, onImpact: onImpact)
+            }
+        }
+    }
+
+    /// The frame ending this hop through the FFT: the whole band's flux and which trigger, if any, fired on it (three
+    /// triggers, strongest evidence first: see `TriggerEvidence`); the flux statistics learn from the hop.
+    private func hopTrigger() -> (strength: Float, evidence: TriggerEvidence?) {
         let n = parameters.fftSize
         let frame = raw.span(from: written - Int64(n))
         for i in 0..<n { fft.input[i] = frame[i] * window[i] }
@@ -218,14 +214,19 @@ public final class ImpactDetector {
         hopObserver?(written, strength, threshold, racket, racketThreshold)
 
         // Where a run's next bounce is due, the band rise may trigger on less.
-        let bandRiseTrigger = parameters.runTriggerDB > 0 && runs.continues(at: written - Int64(parameters.fftSize / 2))
-            ? parameters.runTriggerDB : parameters.bandRiseTriggerDB
-        // Three triggers, strongest evidence first (see `TriggerEvidence`).
+        let bandRiseTrigger = run.bandRiseTriggerDB(at: written - Int64(parameters.fftSize / 2))
         let evidence: TriggerEvidence? =
             if strength > threshold { .wholeBand }
             else if parameters.racketTrigger, racket > racketThreshold { .racketBand }
             else if parameters.bandRiseTriggerDB > 0, bandRise.strength > bandRiseTrigger { .bandRise }
             else { nil }
+        return (strength, evidence)
+    }
+
+    /// What a hop's trigger (`evidence`, at the whole band's flux `strength`) does: starts a candidate unless one
+    /// waits or the refractory holds, supersedes a weak one, upgrades or re-anchors the waiting one; where a run's
+    /// next bounce is due and nothing started, the ring's prediction error may start one.
+    private func admit(_ evidence: TriggerEvidence?, strength: Float) {
         // Bit 4: a weak candidate never holds off the whole band: while it waits, or once rejected (from the
         // hold-offs before it), a whole-band trigger takes its place as if it had not been.
         let supersede = parameters.racketUpgrade & 4 != 0
@@ -248,21 +249,13 @@ public final class ImpactDetector {
             if let current = pending { reanchor(current) }
         }
         // Nothing triggered (or the trigger found no edge over the ring) where a run's next bounce is due.
-        if pending == nil, !holdOffs.refractory(at: written), parameters.runErrorAlarm > 0,
-           runs.continues(at: written - Int64(parameters.hop)),
-           ringErrorAsked(at: written - Int64(parameters.hop)) {
-            triggerOnRingError(strength: strength)
-        }
-        if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
-            pending = nil
-            if let later = retimed(candidate) {
-                commit(later)
-            } else {
-                decide(candidate, onImpact: onImpact)
-            }
+        if pending == nil, !holdOffs.refractory(at: written),
+           let onset = run.hiddenBounceOnset(ring: highPassed, end: written) {
+            triggerOnRingError(at: onset, strength: strength)
         }
     }
 
+    /// How `OnsetRefiner` finds a trigger's edge in the high-passed samples.
     private var refinerSettings: OnsetRefiner.Settings {
         OnsetRefiner.Settings(
             noiseSamples: parameters.samples(parameters.noiseSeconds), noiseFactor: parameters.onsetNoiseFactor,
@@ -271,6 +264,8 @@ public final class ImpactDetector {
             extensionShare: parameters.onsetExtensionShare)
     }
 
+    /// Starts a candidate at the edge the trigger found in the last frame and a hop, timed by the run's ring where
+    /// a bounce is due (`RunEvidence.onset(of:)`); a weak trigger's hold-offs can be undone.
     private func trigger(strength: Float, evidence: TriggerEvidence) {
         if evidence != .wholeBand { holdOffs.saveBeforeWeak() }
         let searchEnd = written
@@ -278,40 +273,16 @@ public final class ImpactDetector {
         guard let edge = OnsetRefiner.edge(in: highPassed, searchStart: searchStart, searchEnd: searchEnd,
                                            settings: refinerSettings)
         else { return }
-        var onset = edge.onset
-        // A bounce where the run's next is due, heard against the last one's ring: timed by what the ring's own
-        // resonances cannot predict (`RingPredictor`): the first window whose error clears a multiple of the fit's,
-        // else, in a bouncing ball's run, where the error's excess began (a fainter strike).
-        if parameters.runOnsetFactor > 0, runs.continues(at: edge.onset),
-           parameters.onsetNoiseFactor * edge.noiseRMS >= parameters.onsetPeakShare * edge.peak {
-            let from = searchStart - Int64(parameters.samples(parameters.runOnsetReachSeconds))
-            var predicted = ringPredictor.onset(in: highPassed, from: from, end: searchEnd,
-                                                window: max(1, parameters.samples(parameters.runOnsetSeconds)),
-                                                factor: parameters.runOnsetFactor)
-            if predicted == nil, parameters.runOnsetAlarm > 0, ringErrorAsked(at: edge.onset) {
-                predicted = ringPredictor.changePoint(in: highPassed, from: from, end: searchEnd,
-                                                      drift: parameters.runOnsetDrift, alarm: parameters.runOnsetAlarm,
-                                                      cap: parameters.runOnsetCap)
-            }
-            if let predicted {
-                // Never so far back that the report (at once, this hop) would come 10 ms or more after it.
-                onset = min(onset, max(predicted, searchEnd - Int64(parameters.samples(0.0099))))
-            }
-        }
+        // A bounce where the run's next is due, heard against the last one's ring, is timed by the ring.
+        let onset = run.onset(of: edge, ring: highPassed, searchStart: searchStart, searchEnd: searchEnd)
         commit(ImpactCandidate(onset: onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
                                evidence: evidence))
     }
 
-    /// Where a run's next bounce is due and no spectral trigger fired: a bounce whose energy hides under the last
-    /// one's ring shows as prediction error the ring's resonances cannot explain (`RingPredictor.changePoint`) before
-    /// its bands rise. Weak evidence (the band rise's rules): its hold-offs are undone if it is rejected.
-    private func triggerOnRingError(strength: Float) {
-        let hop = Int64(parameters.hop)
-        let from = written - hop - Int64(parameters.samples(parameters.runErrorReachSeconds))
-        guard let onset = ringPredictor.changePoint(in: highPassed, from: from, end: written,
-                                                    drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
-                                                    cap: parameters.runOnsetCap)
-        else { return }
+    /// A bounce hidden under the last one's ring, heard at `onset` by its prediction error
+    /// (`RunEvidence.hiddenBounceOnset`). Weak evidence (the band rise's rules): its hold-offs are undone if it is
+    /// rejected.
+    private func triggerOnRingError(at onset: Int64, strength: Float) {
         var peak: Float = 0
         var index = onset
         while index < written {
@@ -324,33 +295,7 @@ public final class ImpactDetector {
         commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: noise.squareRoot(), evidence: .bandRise))
     }
 
-    /// A weak candidate where a run's next bounce is due, which the ring before it predicted
-    /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
-    /// after it, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
-    private func retimed(_ candidate: ImpactCandidate) -> ImpactCandidate? {
-        guard parameters.runRetimeDB > 0, !candidate.retimed,
-              candidate.isWeak || parameters.runRetimeScope & 1 != 0, runs.continues(at: candidate.onset),
-              parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
-              let innovation = ringInnovationDB(at: candidate.onset),
-              innovation < parameters.runRetimeDB,
-              let onset = ringPredictor.changePoint(
-                  in: highPassed, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
-                  end: written, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
-                  cap: parameters.runOnsetCap)
-        else { return nil }
-        var later = candidate
-        later.onset = onset
-        later.retimed = true
-        return later
-    }
-
-    /// Whether the ring's prediction error may time or trigger a bounce at `frame`: in a run long enough
-    /// (`DetectorParameters.ringErrorRunLength`) and, if asked, speeding up as a bouncing ball's does.
-    private func ringErrorAsked(at frame: Int64) -> Bool {
-        runs.length >= parameters.ringErrorRunLength
-            && (parameters.ringErrorPace <= 0 || runs.speedsUp(at: frame, pace: parameters.ringErrorPace))
-    }
-
+    /// Makes `candidate` the pending one and sets its refractory and quiet hold-offs.
     private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
         refractoryFlux = candidate.evidence == .wholeBand ? candidate.flux : .infinity
@@ -379,184 +324,45 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
-    /// Whether a candidate sounds like the last impact struck again, where a ball bouncing on would strike next:
-    /// the last impact is the template of the next bounce.
-    private func likeness(_ onset: Int64, _ features: ImpactFeatures, _ followsImpact: Bool) -> RunLikeness {
-        let levels = features.bandLevelsDB
-        if parameters.runOnTime, followsImpact, !runs.starts(at: onset), runs.clockHeld,
-           runs.speedsUp(at: onset, pace: parameters.runLikePace), runs.onTime(at: onset),
-           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runOnTimeShapeDB,
-                          louderDB: parameters.runLouderDB) {
-            return .onTime
-        }
-        if parameters.runLikeShapeDB > 0, followsImpact, !runs.starts(at: onset),
-           parameters.runLikePace <= 0 || runs.speedsUp(at: onset, pace: parameters.runLikePace),
-           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeShapeDB, louderDB: parameters.runLouderDB) {
-            return .underWay
-        }
-        if parameters.runLikeFirstSeconds > 0,
-           runs.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds))),
-           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeFirstShapeDB,
-                          louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
-            return .second
-        }
-        if parameters.runLikeThirdShapeDB > 0, followsImpact, runs.third(at: onset, pace: parameters.runLikePace),
-           runs.resembles(levels, bands: rules.bands, shapeDB: parameters.runLikeThirdShapeDB,
-                          louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
-            return .third
-        }
-        return .none
-    }
-
-    /// Whether a candidate is so much louder than the run's last impact (`DetectorParameters.runLouderBreaksDB`) that it
-    /// is none of its bounces: a ball bouncing on keeps only part of its speed each time.
-    private func breaksRun(_ features: ImpactFeatures) -> Bool {
-        parameters.runLouderBreaksDB > 0 && runs.length >= 2
-            && BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
-                > parameters.runLouderBreaksDB
-    }
-
-    /// Whether an onset falls off the clock of a run that has shown one and speeds up
-    /// (`DetectorParameters.runOffClock`): a bouncing ball keeps its clock, so it is no bounce of that run.
-    private func offClock(_ onset: Int64) -> Bool {
-        guard parameters.runOffClock > 0, runs.clockHeld, runs.speedsUp(at: onset, pace: parameters.runLikePace),
-              let error = runs.clockError(at: onset) else { return false }
-        return error > parameters.runOffClock
-    }
-
-    /// How far (dB) the ring before `onset` fails to predict its first `runInnovationSeconds`
-    /// (`RingPredictor.innovationDB`, fitted `runInnovationLeadSeconds` before it); nil where the fit is degenerate.
-    private func ringInnovationDB(at onset: Int64) -> Float? {
-        ringPredictor.innovationDB(in: highPassed, onset: onset,
-                                   lead: parameters.samples(parameters.runInnovationLeadSeconds),
-                                   length: max(1, parameters.samples(parameters.runInnovationSeconds)))
-    }
-
-    /// How far the ring before a run's second or third bounce fails to predict it, measured only where those rules'
-    /// own attack is short and the unpredicted one's could take it (`DetectorParameters.runStartInnovationDB`; a
-    /// second bounce `runStartInnovationShortestSeconds` or more after the first); −∞ otherwise.
-    private func startInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness) -> Float {
-        guard parameters.runStartInnovationDB > 0, !rules.startsOnAttack(features),
-              features.attackDB >= parameters.runStartInnovationAttackDB,
-              likeness != .second || runs.starts(
-                  at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
-                  after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
-        else { return -.infinity }
-        return ringInnovationDB(at: onset) ?? -.infinity
-    }
-
-    /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
-    /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: the on-time rule's own evidence
-    /// suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and whether
-    /// the ring predicted it (`runOnTimePredictedDB`). Measured once per on-time candidate, nothing allocated.
-    private func ringInnovation(at onset: Int64, _ features: ImpactFeatures) -> (unpredicted: Float, predicted: Bool) {
-        guard parameters.runInnovationDB > 0 || parameters.runOnTimePredictedDB > 0,
-              let measured = ringInnovationDB(at: onset)
-        else { return (-.infinity, false) }
-        let eligible = parameters.runInnovationDB > 0 && !rules.onTime(features)
-            && features.attackDB >= parameters.runInnovationAttackDB
-            && BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands).mean
-                >= -parameters.runInnovationQuieterDB
-        return (eligible ? measured : -.infinity, measured < parameters.runOnTimePredictedDB)
-    }
-
-    /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
-    /// abruptly in a few bands and does not grow is noted.
-    private func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
-        guard parameters.rejectedRunShapeDB > 0, features.attackDB >= parameters.rejectedRunAttackDB,
-              features.risingBands >= parameters.runLikeBands, features.decayDB <= 0 else { return false }
-        return rejected.note(onset, levels: features.bandLevelsDB, bands: rules.bands,
-                             shapeDB: parameters.rejectedRunShapeDB, louderDB: parameters.runLouderDB)
-    }
-
-    /// Whether a candidate counts as a clap of a possible train (`ApplauseTrain`): it rose abruptly in its bands, with
-    /// energy over the room, and did not hold on (a squeak, a voice: a squeak and a step between two strokes once
-    /// made a train with them). A step's thud still counts: the claps' first frames often thud as low.
-    private func isImpulsiveForApplause(_ features: ImpactFeatures, _ rule: CandidateRule) -> Bool {
-        guard parameters.applauseTolerance > 0, features.attackDB >= parameters.applauseAttackDB else { return false }
-        switch rule {
-        case .noEnergy, .fewBands, .held: return false
-        default: return true
-        }
-    }
-
-    /// Whether a candidate due in the run comes later than `applauseRunPace` times the run's last gap (a clap in a
-    /// run of claps, not a ball bouncing on), and not where a speeding run's bounce after a lost one is due
-    /// (`BounceRun.speedsUp`); never while `applauseRunPace` is 0.
-    private func slowsInApplause(_ onset: Int64) -> Bool {
-        parameters.applauseRunPace > 0 && (runs.pace(at: onset) ?? 0) > parameters.applauseRunPace
-            && !runs.speedsUp(at: onset, pace: parameters.runLikePace)
-    }
-
+    /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
+    /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
+    /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says.
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
-        // A run's second bounce, after a lone impact, must sound like that impact struck again.
-        let followsImpact = runs.continues(at: candidate.onset)
-            && (!runs.starts(at: candidate.onset) || runs.resembles(features.bandLevelsDB, bands: rules.bands, shapeDB: parameters.runShapeDB,
-                              louderDB: parameters.runLouderDB))
-            && !offClock(candidate.onset)
-            && !breaksRun(features)
-        let runLikeness = likeness(candidate.onset, features, followsImpact)
-        let innovation = switch runLikeness {
-        case .onTime: ringInnovation(at: candidate.onset, features)
-        case .second, .third:
-            (unpredicted: startInnovation(at: candidate.onset, features, runLikeness), predicted: false)
-        default: (unpredicted: -Float.infinity, predicted: false)
-        }
-        var (verdict, rule) = rules.decision(features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-                             followsImpact: followsImpact,
-                             earlyRunExcessDB: runs.length < 3 ? runs.lastExcessDB : nil,
-                             likeness: runLikeness,
-                             likeStream: typicals.resembles(features.bandLevelsDB, bands: rules.bands,
-                                                            shapeDB: parameters.streamLikeShapeDB),
-                             unlikeStream: parameters.clearLikeShapeDB > 0 && typicals.balls >= 3
-                                 && !typicals.resemblesEitherKind(features.bandLevelsDB, bands: rules.bands,
-                                                                  shapeDB: parameters.clearLikeShapeDB),
-                             modelProbability: model?.probability(features, flux: candidate.flux,
-                                                                  evidence: candidate.evidence),
-                             ringInnovationDB: innovation.unpredicted, ringPredicted: innovation.predicted)
-        if case .rejected = verdict, endsRejectedRun(candidate.onset, features) {
+        let fit = run.assess(candidate.onset, features, rules: rules, ring: highPassed)
+        let shape = typicals.shape(of: features.bandLevelsDB, bands: rules.bands, parameters: parameters)
+        var (verdict, rule) = rules.decision(
+            features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
+            followsImpact: fit.followsImpact, earlyRunExcessDB: run.earlyRunExcessDB, likeness: fit.likeness,
+            likeStream: shape.like, unlikeStream: shape.unlike,
+            modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
+            ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted)
+        if case .rejected = verdict, run.endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
         }
         // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
         // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
-        // other bounce can keep a steady beat) unless it comes late for a ball bouncing on (`slowsInApplause`, off by
-        // default), and never one far sharper than every clap around it (`applauseClearerDB`).
-        let sharper = parameters.applauseClearerDB > 0
-            && features.attackDB >= applause.loudestAttackDB + parameters.applauseClearerDB
-        let applauding = isImpulsiveForApplause(features, rule)
-            ? applause.note(candidate.onset, attackDB: features.attackDB) : applause.applauding(at: candidate.onset)
-        if applauding, !sharper, case .impact = verdict,
-           rule.yieldsToApplause && !followsImpact || followsImpact && slowsInApplause(candidate.onset) {
+        // other bounce can keep a steady beat), and never one far sharper than every clap around it
+        // (`ApplauseTrain.hears`).
+        if applause.hears(candidate.onset, features, rule: rule, parameters: parameters), case .impact = verdict,
+           rule.yieldsToApplause, !fit.followsImpact {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
         if let observer = candidateObserver {
-            let last = BounceRun.difference(features.bandLevelsDB, from: runs.lastLevels, bands: rules.bands)
             observer(candidate.onset, features, candidate.flux, candidate.evidence,
-                     CandidateDecision(rule: rule, runLength: runs.length, due: followsImpact,
-                                       speedingUp: runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace),
-                                       lastMeanDB: last.mean, lastSpreadDB: last.spread,
-                                       clockError: runs.clockError(at: candidate.onset) ?? .nan,
-                                       innovationDB: runs.length >= 3
-                                           ? ringInnovationDB(at: candidate.onset) ?? .nan : .nan))
+                     run.decision(candidate.onset, levels: features.bandLevelsDB, rule: rule,
+                                  followsImpact: fit.followsImpact, ring: highPassed))
         }
         switch verdict {
         case .impact(let ruleKind, let confidence):
-            let speedingRun = followsImpact && !runs.starts(at: candidate.onset)
-                && runs.speedsUp(at: candidate.onset, pace: parameters.runLikePace)
-            let kind = kinds.kind(of: features.bandLevelsDB, at: candidate.onset, speedingRun: speedingRun,
+            let kind = kinds.kind(of: features.bandLevelsDB, at: candidate.onset,
+                                  speedingRun: run.isSpeedingBounce(candidate.onset, followsImpact: fit.followsImpact),
                                   otherwise: ruleKind)
             kinds.report(candidate.onset, levels: features.bandLevelsDB, kind: kind)
-            if rule == .rejectedRun {
-                let gaps = rejected.gaps
-                runs.seed(candidate.onset, gap: gaps.last, previousGap: gaps.before, length: rejected.length,
-                          levels: features.bandLevelsDB, excessDB: features.snrDB)
-            } else {
-                runs.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB)
-            }
-            rejected.clear()
+            run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
+                       endsRejectedRun: rule == .rejectedRun)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))

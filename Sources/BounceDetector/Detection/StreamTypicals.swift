@@ -83,4 +83,13 @@ struct StreamTypicals {
         return BounceRun.difference(candidate, from: kindLevels, bands: bands).spread <= shapeDB
             || otherBalls > 0 && BounceRun.difference(candidate, from: otherLevels, bands: bands).spread <= shapeDB
     }
+
+    /// How a candidate's band levels compare with the stream's balls, for `CandidateRules`: `like` them
+    /// (`DetectorParameters.streamLikeShapeDB`), or, once the stream has three, `unlike` either kind
+    /// (`clearLikeShapeDB`).
+    func shape(of candidate: SIMD8<Float>, bands: Int, parameters: DetectorParameters) -> (like: Bool, unlike: Bool) {
+        (resembles(candidate, bands: bands, shapeDB: parameters.streamLikeShapeDB),
+         parameters.clearLikeShapeDB > 0 && balls >= 3
+             && !resemblesEitherKind(candidate, bands: bands, shapeDB: parameters.clearLikeShapeDB))
+    }
 }

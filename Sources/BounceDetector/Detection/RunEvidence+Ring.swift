@@ -1,0 +1,105 @@
+/// The run's ring (`RingPredictor`): where a run's next bounce is due, the last bounce still rings, and what its
+/// resonances cannot predict times, triggers or unmasks the next one. `ring` is always the detector's high-passed
+/// samples; nothing here allocates.
+extension RunEvidence {
+    /// The onset of a triggered `edge` (found in `searchStart..<searchEnd`): a bounce where the run's next is due,
+    /// heard against the last one's ring, is timed by what the ring's own resonances cannot predict
+    /// (`RingPredictor`): the first window whose error clears a multiple of the fit's, else, in a bouncing ball's
+    /// run, where the error's excess began (a fainter strike). Otherwise the edge's own onset.
+    func onset(of edge: OnsetRefiner.Edge, ring: SampleRing, searchStart: Int64, searchEnd: Int64) -> Int64 {
+        guard parameters.runOnsetFactor > 0, bounces.continues(at: edge.onset),
+              parameters.onsetNoiseFactor * edge.noiseRMS >= parameters.onsetPeakShare * edge.peak
+        else { return edge.onset }
+        let from = searchStart - Int64(parameters.samples(parameters.runOnsetReachSeconds))
+        var predicted = ringPredictor.onset(in: ring, from: from, end: searchEnd,
+                                            window: max(1, parameters.samples(parameters.runOnsetSeconds)),
+                                            factor: parameters.runOnsetFactor)
+        if predicted == nil, parameters.runOnsetAlarm > 0, ringErrorAsked(at: edge.onset) {
+            predicted = ringPredictor.changePoint(in: ring, from: from, end: searchEnd,
+                                                  drift: parameters.runOnsetDrift, alarm: parameters.runOnsetAlarm,
+                                                  cap: parameters.runOnsetCap)
+        }
+        guard let predicted else { return edge.onset }
+        // Never so far back that the report (at once, this hop) would come 10 ms or more after it.
+        return min(edge.onset, max(predicted, searchEnd - Int64(parameters.samples(0.0099))))
+    }
+
+    /// Where a run's next bounce is due in the hop ending at `end` and no spectral trigger fired: a bounce whose
+    /// energy hides under the last one's ring shows as prediction error the ring's resonances cannot explain
+    /// (`RingPredictor.changePoint`) before its bands rise. Its onset, if the error shows one.
+    @inline(__always)
+    func hiddenBounceOnset(ring: SampleRing, end: Int64) -> Int64? {
+        let hop = Int64(parameters.hop)
+        guard parameters.runErrorAlarm > 0, bounces.continues(at: end - hop), ringErrorAsked(at: end - hop)
+        else { return nil }
+        return ringPredictor.changePoint(in: ring, from: end - hop - Int64(parameters.samples(parameters.runErrorReachSeconds)),
+                                         end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
+                                         cap: parameters.runOnsetCap)
+    }
+
+    /// A weak candidate where a run's next bounce is due, which the ring before it predicted
+    /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
+    /// after it, up to `end`, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
+    func retimed(_ candidate: ImpactCandidate, ring: SampleRing, end: Int64) -> ImpactCandidate? {
+        guard parameters.runRetimeDB > 0, !candidate.retimed,
+              candidate.isWeak || parameters.runRetimeScope & 1 != 0, bounces.continues(at: candidate.onset),
+              parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
+              let innovation = innovationDB(at: candidate.onset, ring: ring),
+              innovation < parameters.runRetimeDB,
+              let onset = ringPredictor.changePoint(
+                  in: ring, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
+                  end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
+                  cap: parameters.runOnsetCap)
+        else { return nil }
+        var later = candidate
+        later.onset = onset
+        later.retimed = true
+        return later
+    }
+
+    /// How far (dB) the ring before `onset` fails to predict its first `runInnovationSeconds`
+    /// (`RingPredictor.innovationDB`, fitted `runInnovationLeadSeconds` before it); nil where the fit is degenerate.
+    func innovationDB(at onset: Int64, ring: SampleRing) -> Float? {
+        ringPredictor.innovationDB(in: ring, onset: onset,
+                                   lead: parameters.samples(parameters.runInnovationLeadSeconds),
+                                   length: max(1, parameters.samples(parameters.runInnovationSeconds)))
+    }
+
+    /// How far the ring before a run's second or third bounce fails to predict it, measured only where those rules'
+    /// own attack is short (`rules.startsOnAttack`) and the unpredicted one's could take it
+    /// (`DetectorParameters.runStartInnovationDB`; a second bounce `runStartInnovationShortestSeconds` or more after
+    /// the first); −∞ otherwise.
+    func startInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness, rules: CandidateRules,
+                         ring: SampleRing) -> Float {
+        guard parameters.runStartInnovationDB > 0, !rules.startsOnAttack(features),
+              features.attackDB >= parameters.runStartInnovationAttackDB,
+              likeness != .second || bounces.starts(
+                  at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
+                  after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
+        else { return -.infinity }
+        return innovationDB(at: onset, ring: ring) ?? -.infinity
+    }
+
+    /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
+    /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: `rules`' on-time rule's own
+    /// evidence suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and
+    /// whether the ring predicted it (`runOnTimePredictedDB`). Measured once per on-time candidate.
+    func ringInnovation(at onset: Int64, _ features: ImpactFeatures, rules: CandidateRules,
+                        ring: SampleRing) -> (unpredicted: Float, predicted: Bool) {
+        guard parameters.runInnovationDB > 0 || parameters.runOnTimePredictedDB > 0,
+              let measured = innovationDB(at: onset, ring: ring)
+        else { return (-.infinity, false) }
+        let eligible = parameters.runInnovationDB > 0 && !rules.onTime(features)
+            && features.attackDB >= parameters.runInnovationAttackDB
+            && BounceRun.difference(features.bandLevelsDB, from: bounces.lastLevels, bands: bands).mean
+                >= -parameters.runInnovationQuieterDB
+        return (eligible ? measured : -.infinity, measured < parameters.runOnTimePredictedDB)
+    }
+
+    /// Whether the ring's prediction error may time or trigger a bounce at `frame`: in a run long enough
+    /// (`DetectorParameters.ringErrorRunLength`) and, if asked, speeding up as a bouncing ball's does.
+    private func ringErrorAsked(at frame: Int64) -> Bool {
+        bounces.length >= parameters.ringErrorRunLength
+            && (parameters.ringErrorPace <= 0 || bounces.speedsUp(at: frame, pace: parameters.ringErrorPace))
+    }
+}

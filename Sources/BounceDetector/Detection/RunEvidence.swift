@@ -1,0 +1,171 @@
+/// What the stream's run of bounces says about a candidate: the run of reported impacts (`BounceRun`), the rejected
+/// candidates that rang like a ball (`RejectedRun`), and the predictor that hears a bounce rise out of the last
+/// one's ring (`RingPredictor`, RunEvidence+Ring.swift). The detector asks it where a bounce is due and how a
+/// candidate fits the run, and tells it every impact it reports. Allocates only in `init`. A class: the detector
+/// asks it every hop, and a struct this size (it keeps the parameters) was copied for every question.
+final class RunEvidence {
+    /// The stream's last impacts: a ball bouncing ever faster continues its run.
+    private(set) var bounces: BounceRun
+    /// The stream's last rejected candidates that rang like a ball.
+    private var rejected: RejectedRun
+    /// Times a run's bounce that rises out of the last one's ring.
+    let ringPredictor: RingPredictor
+    let parameters: DetectorParameters
+    /// Onset bands measured at this rate (`CandidateRules.bands`).
+    let bands: Int
+
+    /// What the run says of one candidate (`assess`).
+    struct Assessment {
+        /// It falls where the run's next bounce is due (after a lone impact, sounding like it; never off the clock
+        /// of a run that keeps one, nor far louder than its last bounce): `CandidateRules`' `followsImpact`.
+        var followsImpact: Bool
+        /// How it sounds against the last impact, where a ball bouncing on would strike next.
+        var likeness: RunLikeness
+        /// How far the ring before an on-time candidate fails to predict it, for the unpredicted-bounce rule
+        /// (`DetectorParameters.runInnovationDB`), or before a run's second or third bounce, for the unpredicted
+        /// start (`runStartInnovationDB`); −∞ where those rules cannot take it.
+        var unpredictedDB: Float
+        /// The ring before an on-time candidate predicted it (`DetectorParameters.runOnTimePredictedDB`).
+        var predicted: Bool
+    }
+
+    /// The run's evidence with `parameters`' run settings, over `bands` onset bands.
+    init(parameters: DetectorParameters, bands: Int) {
+        self.parameters = parameters
+        self.bands = bands
+        ringPredictor = RingPredictor(order: 16, fitLength: parameters.samples(parameters.runOnsetFitSeconds))
+        let longestGap = Int64(parameters.samples(parameters.runSeconds))
+        bounces = BounceRun(longestGap: longestGap, slowest: parameters.runSlowest, fastest: parameters.runFastest,
+                            firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
+                            shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)),
+                            clockTolerance: parameters.runClockTolerance)
+        rejected = RejectedRun(length: parameters.rejectedRunLength, longestGap: longestGap,
+                               tolerance: parameters.runClockTolerance)
+    }
+
+    deinit { ringPredictor.deallocate() }
+
+    /// Whether an onset at `frame` falls where the run's next bounce is due (`BounceRun.continues`).
+    func isDue(at frame: Int64) -> Bool { bounces.continues(at: frame) }
+
+    /// The band rise's trigger (dB) for an onset near `frame`: where a run's next bounce is due it may trigger on
+    /// less (`DetectorParameters.runTriggerDB`).
+    @inline(__always)
+    func bandRiseTriggerDB(at frame: Int64) -> Float {
+        parameters.runTriggerDB > 0 && bounces.continues(at: frame) ? parameters.runTriggerDB : parameters.bandRiseTriggerDB
+    }
+
+    /// How a candidate at `onset` with `features` fits the run; the ring's innovation (`ring`, the detector's
+    /// high-passed samples) is measured only for an on-time candidate that `rules`' on-time rule does not take.
+    func assess(_ onset: Int64, _ features: ImpactFeatures, rules: CandidateRules, ring: SampleRing) -> Assessment {
+        let followsImpact = follows(onset, features.bandLevelsDB)
+        let likeness = likeness(onset, features, followsImpact)
+        let innovation = switch likeness {
+        case .onTime: ringInnovation(at: onset, features, rules: rules, ring: ring)
+        case .second, .third:
+            (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
+        default: (unpredicted: -Float.infinity, predicted: false)
+        }
+        return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
+                          predicted: innovation.predicted)
+    }
+
+    /// Whether an accepted candidate at `onset` that `followsImpact` is a bounce of a run speeding up as a bouncing
+    /// ball's does (`BounceRun.speedsUp`; not a lone impact's second): `StreamKinds` names its kind by the run.
+    func isSpeedingBounce(_ onset: Int64, followsImpact: Bool) -> Bool {
+        followsImpact && !bounces.starts(at: onset) && bounces.speedsUp(at: onset, pace: parameters.runLikePace)
+    }
+
+    /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
+    /// abruptly in a few bands and does not grow is noted.
+    func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
+        guard parameters.rejectedRunShapeDB > 0, features.attackDB >= parameters.rejectedRunAttackDB,
+              features.risingBands >= parameters.runLikeBands, features.decayDB <= 0 else { return false }
+        return rejected.note(onset, levels: features.bandLevelsDB, bands: bands,
+                             shapeDB: parameters.rejectedRunShapeDB, louderDB: parameters.runLouderDB)
+    }
+
+    /// Records an impact reported at `onset` with these band levels and excess over the room (`ImpactFeatures.snrDB`);
+    /// `endsRejectedRun` when the rejected run it ends (`CandidateRule.rejectedRun`) starts the run on that run's
+    /// clock. Forgets the rejected candidates.
+    func report(_ onset: Int64, levels: SIMD8<Float>, excessDB: Float, endsRejectedRun: Bool) {
+        if endsRejectedRun {
+            let gaps = rejected.gaps
+            bounces.seed(onset, gap: gaps.last, previousGap: gaps.before, length: rejected.length, levels: levels,
+                         excessDB: excessDB)
+        } else {
+            bounces.report(onset, levels: levels, excessDB: excessDB)
+        }
+        rejected.clear()
+    }
+
+    /// The last impact's excess over the room while the run has one or two impacts, no bouncing ball yet
+    /// (`DetectorParameters.runEarlyExcessDB`); nil in a run of three or more.
+    var earlyRunExcessDB: Float? { bounces.length < 3 ? bounces.lastExcessDB : nil }
+
+    /// What the run knew of a candidate at `onset` that `rule` decided (diagnostics, `CandidateDecision`): in a run
+    /// of three or more, the ring's innovation (`ring`) is measured for it.
+    func decision(_ onset: Int64, levels: SIMD8<Float>, rule: CandidateRule, followsImpact: Bool,
+                  ring: SampleRing) -> CandidateDecision {
+        let last = BounceRun.difference(levels, from: bounces.lastLevels, bands: bands)
+        return CandidateDecision(rule: rule, runLength: bounces.length, due: followsImpact,
+                                 speedingUp: bounces.speedsUp(at: onset, pace: parameters.runLikePace),
+                                 lastMeanDB: last.mean, lastSpreadDB: last.spread,
+                                 clockError: bounces.clockError(at: onset) ?? .nan,
+                                 innovationDB: bounces.length >= 3 ? innovationDB(at: onset, ring: ring) ?? .nan : .nan)
+    }
+
+    /// A run's second bounce, after a lone impact, must sound like that impact struck again; no bounce falls off
+    /// the clock of a run that keeps one (`offClock`) or is far louder than its last one (`breaksRun`).
+    private func follows(_ onset: Int64, _ levels: SIMD8<Float>) -> Bool {
+        bounces.continues(at: onset)
+            && (!bounces.starts(at: onset) || bounces.resembles(levels, bands: bands, shapeDB: parameters.runShapeDB,
+                                                                louderDB: parameters.runLouderDB))
+            && !offClock(onset)
+            && !breaksRun(levels)
+    }
+
+    /// Whether a candidate is so much louder than the run's last impact (`DetectorParameters.runLouderBreaksDB`) that it
+    /// is none of its bounces: a ball bouncing on keeps only part of its speed each time.
+    private func breaksRun(_ levels: SIMD8<Float>) -> Bool {
+        parameters.runLouderBreaksDB > 0 && bounces.length >= 2
+            && BounceRun.difference(levels, from: bounces.lastLevels, bands: bands).mean > parameters.runLouderBreaksDB
+    }
+
+    /// Whether a candidate sounds like the last impact struck again, where a ball bouncing on would strike next:
+    /// the last impact is the template of the next bounce.
+    private func likeness(_ onset: Int64, _ features: ImpactFeatures, _ followsImpact: Bool) -> RunLikeness {
+        let levels = features.bandLevelsDB
+        if parameters.runOnTime, followsImpact, !bounces.starts(at: onset), bounces.clockHeld,
+           bounces.speedsUp(at: onset, pace: parameters.runLikePace), bounces.onTime(at: onset),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runOnTimeShapeDB,
+                             louderDB: parameters.runLouderDB) {
+            return .onTime
+        }
+        if parameters.runLikeShapeDB > 0, followsImpact, !bounces.starts(at: onset),
+           parameters.runLikePace <= 0 || bounces.speedsUp(at: onset, pace: parameters.runLikePace),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeShapeDB, louderDB: parameters.runLouderDB) {
+            return .underWay
+        }
+        if parameters.runLikeFirstSeconds > 0,
+           bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds))),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeFirstShapeDB,
+                             louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .second
+        }
+        if parameters.runLikeThirdShapeDB > 0, followsImpact, bounces.third(at: onset, pace: parameters.runLikePace),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeThirdShapeDB,
+                             louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .third
+        }
+        return .none
+    }
+
+    /// Whether an onset falls off the clock of a run that has shown one and speeds up
+    /// (`DetectorParameters.runOffClock`): a bouncing ball keeps its clock, so it is no bounce of that run.
+    private func offClock(_ onset: Int64) -> Bool {
+        guard parameters.runOffClock > 0, bounces.clockHeld, bounces.speedsUp(at: onset, pace: parameters.runLikePace),
+              let error = bounces.clockError(at: onset) else { return false }
+        return error > parameters.runOffClock
+    }
+}
