@@ -131,6 +131,7 @@ enum DetectorTuning {
         "runstartinnov": parameter(\.runStartInnovationDB),
         "runbreak": parameter(\.runLouderBreaksDB),
         "runearly": parameter(\.runEarlyExcessDB),
+        "unlikeaccept": parameter(\.unlikeResonanceAcceptance),
         "runearlyquieter": parameter(\.runEarlyQuieterDB),
         "runstartinnovattack": parameter(\.runStartInnovationAttackDB),
         "runstartinnovfirst": milliseconds(\.runStartInnovationShortestSeconds),

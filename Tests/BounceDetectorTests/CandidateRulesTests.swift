@@ -364,6 +364,28 @@ struct CandidateRulesTests {
                                                                        unlikeStream: true)))
     }
 
+    @Test("""
+        unlike this stream's balls of either kind, a candidate must ring as surely as a ball (a resonance score of \
+        0.85, not 0.5): at 0 dB the notes of music and voices rang just enough
+        """)
+    func unlikeResonance() {
+        var note = ball(attack: 11, snr: 6, decay: -20, risingBands: 3)
+        note.tonality = 0.9
+        note.peakPersistence = 0.5
+        note.lineCoherence = 0.45
+        note.peakContrastDB = 3.5
+        note.ringingContrastDB = 4
+        note.centroidHz = 2300
+        let probability = ImpactClassifier().resonanceProbability(note)
+        #expect(probability > 0.5 && probability < 0.85, "the score between the two acceptances: \(probability)")
+        #expect(isImpact(rules().verdict(note, evidence: .wholeBand, typicalAttackDB: 12)), "like the stream's balls")
+        #expect(!isImpact(rules().verdict(note, evidence: .wholeBand, typicalAttackDB: 12, unlikeStream: true)),
+                "unlike them")
+        #expect(isImpact(rules { $0.unlikeResonanceAcceptance = 0 }.verdict(note, evidence: .wholeBand,
+                                                                           typicalAttackDB: 12, unlikeStream: true)),
+                "without the rule")
+    }
+
     @Test("either kind of the stream's balls is a template: a racket hit is like the hits, a bounce like the bounces")
     func eitherKind() {
         var typicals = StreamTypicals(warmStart: true)

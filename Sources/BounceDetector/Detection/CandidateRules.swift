@@ -93,6 +93,9 @@ struct CandidateRules {
         if unlikeStream {
             gated.clearAttackDB = 0
             if parameters.unlikeNotStruck { gated.struckAcceptance = 1.01 }
+            if parameters.unlikeResonanceAcceptance > 0 {
+                gated.acceptance = max(gated.acceptance, parameters.unlikeResonanceAcceptance)
+            }
         }
         if evidence == .bandRise {
             // A faint onset that no single bin showed: it must carry real energy over the room in its onset frame,

@@ -255,6 +255,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// …nor a struck object (`ImpactClassifier.struckProbability`, the weak timbre test fitted for real balls whose
     /// lines the resonance score cannot read): only the resonance score may accept it.
     public var unlikeNotStruck = true
+    /// See `clearLikeShapeDB`: the resonance score a candidate shaped unlike the stream's balls must reach (0 = the
+    /// classifier's own acceptance).
+    public var unlikeResonanceAcceptance: Float = 0.85
     /// Least excess centroid (Hz) of a candidate that is not a run's next bounce and has energy over the room to
     /// measure it (`snrDB` ≥ 0; 0 = off). A thud that only leaks over the 700 Hz high-pass (a step, a kick drum, a
     /// low note: 0.7–1.0 kHz) is no ball, whatever rings in it; balls, real and synthetic, sit at 1.4 kHz and up (the
