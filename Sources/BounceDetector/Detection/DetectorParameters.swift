@@ -244,10 +244,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
     /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in
     /// `runLikeBands` bands, not growing. At 0 dB SNR noise fills the lines that tonality, persistence and coherence
-    /// measure, but a ball that clears the room by 10 dB still shapes its first 2.5 ms as this stream's balls do.
+    /// measure, but a ball that clears the room by 9 dB still shapes its first 2.5 ms as this stream's balls do (10 dB
+    /// until the resonance score was asked more of candidates unlike them, `unlikeResonanceAcceptance`).
     public var streamLikeShapeDB: Float = 2.5
     /// See `streamLikeShapeDB` (dB).
-    public var streamLikeAttackDB: Float = 10
+    public var streamLikeAttackDB: Float = 9
     /// Once the stream has a template of its balls (three reported), a candidate whose band shape lies further than
     /// this from both of its kinds' (dB; 0 = off) is no clear impact (`ImpactClassifier.isClearImpact`): it must pass
     /// on its timbre. A clap in a quiet room clears it as abruptly as a ball, but rings in other bands.
