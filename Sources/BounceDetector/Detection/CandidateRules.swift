@@ -20,7 +20,10 @@ struct CandidateRules {
     /// (`DetectorParameters.runSeconds`); `likeness` when it sounds like the last impact struck again where the
     /// run's next bounce is due (`RunLikeness`); `likeStream` when it sounds like the stream's balls
     /// (`DetectorParameters.streamLikeShapeDB`); `unlikeStream` when the stream has a template of its balls and the
-    /// candidate is shaped unlike it (`DetectorParameters.clearLikeShapeDB`): no clear-impact rule for it.
+    /// candidate is shaped unlike it (`DetectorParameters.clearLikeShapeDB`): no clear-impact rule for it, and the
+    /// resonance score must reach `DetectorParameters.unlikeResonanceAcceptance`. `earlyRunExcessDB`: the last
+    /// impact's excess over the room while the run has one or two impacts (`DetectorParameters.runEarlyExcessDB`;
+    /// nil in a run of three or more).
     /// `modelProbability`, when the learned score (`CandidateModel`) has one, also decides a candidate that does not
     /// continue a run: at `DetectorParameters.modelAcceptance` it is a ball whatever the rules say, and under
     /// `modelVeto` it is none whatever they say (its hold-offs undone as the rules undo a rejected one's).
@@ -29,16 +32,17 @@ struct CandidateRules {
                  likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> Verdict {
         decision(features, evidence: evidence, typicalAttackDB: typicalAttackDB, followsImpact: followsImpact,
-                 earlyRunExcessDB: earlyRunExcessDB,
-                 likeness: likeness, likeStream: likeStream, unlikeStream: unlikeStream,
+                 earlyRunExcessDB: earlyRunExcessDB, likeness: likeness, likeStream: likeStream,
+                 unlikeStream: unlikeStream,
                  modelProbability: modelProbability, ringInnovationDB: ringInnovationDB,
                  ringPredicted: ringPredicted).verdict
     }
 
     /// `verdict`, and the rule that decided it (diagnostics: `ImpactDetector.candidateObserver`; an enum, nothing
-    /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate fails to predict its onset
-    /// (`DetectorParameters.runInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted it
-    /// (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
+    /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate, or a run's second or third
+    /// bounce, fails to predict its onset (`DetectorParameters.runInnovationDB`, `runStartInnovationDB`; −∞ when not
+    /// measured); `ringPredicted` when that ring predicted an on-time candidate (`DetectorParameters.
+    /// runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
