@@ -105,7 +105,8 @@ def match(ref, rk, est, ek, window):
 
 def evaluate(a, threshold):
     seeds = SPLITS[a.split]
-    targets = TARGETS + (STRESS if a.stress else [])
+    stress = getattr(a, "stress", False)  # retune.py's args have none
+    targets = TARGETS + (STRESS if stress else [])
     jobs = [(s, name) for s in seeds for name, *_ in targets]
     # madmom writes every threshold of its grid from one activation: one folder for all of them.
     per_threshold = threshold is not None and not a.detector.startswith("madmom")
