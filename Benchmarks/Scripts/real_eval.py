@@ -112,9 +112,18 @@ def evaluate(a, threshold):
     per_threshold = threshold is not None and not a.detector.startswith("madmom")
     out_dir = os.path.join(a.out, a.detector + ("-t%g" % threshold if per_threshold else ""))
 
-    def run(job):
+    def wav(job):
         s, name = job
-        return job, detect(a, os.path.join(a.corpus, "%s_%s.wav" % (stem(a, s), name)), out_dir, threshold)
+        return os.path.join(a.corpus, "%s_%s.wav" % (stem(a, s), name))
+
+    missing = [os.path.basename(wav(job)) for job in jobs if not os.path.exists(wav(job))]
+    if missing:
+        sys.exit("real_eval: %d of the split's files are not in %s (%s%s): make them with real_corpus.py%s" % (
+            len(missing), a.corpus, ", ".join(missing[:3]), ", ..." if len(missing) > 3 else "",
+            " --stress" if stress else ""))
+
+    def run(job):
+        return job, detect(a, wav(job), out_dir, threshold)
 
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         paths = dict(ex.map(run, jobs))
