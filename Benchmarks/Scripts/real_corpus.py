@@ -314,7 +314,8 @@ def write_audio(path, x, opus_kbps):
                         "%s_opus%d.wav" % (path, opus_kbps)], check=True)
 
 
-def build_seed(seed, out, dur, opus_kbps, source="csmash"):
+def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_CONDITIONS):
+    """A seed's rally (RALLY_CONDITIONS) and dropped-ball files (`drop_conditions`: name -> SNR dB)."""
     impacts = Impacts(source, pick_seed=seed + 5000)
     cache = os.path.join(out, "_speech_cache")
     prefix = os.path.join(out, "real%d" % seed + ("" if source == "csmash" else "_" + source))
@@ -363,7 +364,7 @@ def build_seed(seed, out, dur, opus_kbps, source="csmash"):
     dnoise = bed(rng, nd, dur / 2, cache)
     ball_dbfs = rng.uniform(-30, -15)
     write_labels(prefix + "_drop_events.csv", dlabels, header="level_db")
-    for cond, snr in DROP_CONDITIONS.items():
+    for cond, snr in drop_conditions.items():
         mix = gc.db(ball_dbfs - dref) * (dwet + gc.db(dref - snr) * dnoise)
         y, _ = phone(mix, np.random.default_rng(phone_rng_seed + 1))
         write_audio("%s_drop_%s" % (prefix, cond), y, 0)
@@ -454,10 +455,11 @@ def main():
         ap.error("the tune and heldout splits are csmash's (tune also --source swapped); --split independent for another source")
     if source == "swapped" and any(seed not in TUNING_SEEDS for seed in a.seed):
         ap.error("the swapped source is for tuning seeds only (%s)" % ", ".join(map(str, TUNING_SEEDS)))
-    if a.stress and any(seed not in TUNING_SEEDS + TUNING2_SEEDS for seed in a.seed) or a.stress and a.split not in (None, "tune", "tune2"):
-        ap.error("--stress is for tuning seeds only")
-    if a.stress:
-        DROP_CONDITIONS.update(STRESS_DROP_CONDITIONS)
+    if a.stress and (a.quick or a.split not in (None, "tune", "tune2")
+                     or any(seed not in TUNING_SEEDS + TUNING2_SEEDS for seed in a.seed)):
+        ap.error("--stress is for tuning seeds only (--split tune or tune2, or --seed %s)"
+                 % ", ".join(map(str, TUNING_SEEDS + TUNING2_SEEDS)))
+    drop_conditions = {**DROP_CONDITIONS, **STRESS_DROP_CONDITIONS} if a.stress else DROP_CONDITIONS
     if SOURCES[source]["folder"] == CSMASH or a.quick:
         ensure_csmash()
     elif source_ready(source):
@@ -470,7 +472,7 @@ def main():
     if not seeds:
         ap.error("give --seed, --split or --quick")
     for s in seeds:
-        build_seed(s, a.out, a.dur, a.opus, source)
+        build_seed(s, a.out, a.dur, a.opus, source, drop_conditions)
 
 
 if __name__ == "__main__":
