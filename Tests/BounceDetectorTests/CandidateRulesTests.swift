@@ -281,11 +281,16 @@ struct CandidateRulesTests {
     @Test("an on-time candidate the ring before it predicted is the ring's stirring: no on-time rule takes it")
     func runPredicted() {
         let stirring = ball(attack: 6, snr: 5, decay: -5, risingBands: 2)
-        #expect(isImpact(rules().verdict(stirring, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
-                                         likeness: .onTime)), "on time and 6 dB: the on-time rule takes it")
-        let decided = rules().decision(stirring, evidence: .bandRise, typicalAttackDB: 40, followsImpact: false,
-                                       likeness: .onTime, ringPredicted: true)
-        #expect(!isImpact(decided.verdict), "predicted by the ring: \(decided.rule.name)")
+        // The same candidate each time, only `ringPredicted` told apart (following an impact or not).
+        for followsImpact in [true, false] {
+            let unpredicted = rules().decision(stirring, evidence: .bandRise, typicalAttackDB: 40,
+                                               followsImpact: followsImpact, likeness: .onTime)
+            #expect(isImpact(unpredicted.verdict) && unpredicted.rule == .runOnTime,
+                    "on time and 6 dB: the on-time rule takes it (\(unpredicted.rule.name))")
+            let decided = rules().decision(stirring, evidence: .bandRise, typicalAttackDB: 40,
+                                           followsImpact: followsImpact, likeness: .onTime, ringPredicted: true)
+            #expect(!isImpact(decided.verdict), "predicted by the ring: \(decided.rule.name)")
+        }
     }
 
     @Test("a candidate shaped like the stream's balls is a ball when it clears the room as they do, less 8 dB")
