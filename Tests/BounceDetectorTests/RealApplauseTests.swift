@@ -42,19 +42,7 @@ struct RealApplauseTests {
 
     /// The detections' frames, with the applause rule on or off.
     private func detect(_ samples: [Float], rate: Int, applause: Bool) throws -> [Int64] {
-        let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1)) {
-            if !applause { $0.applauseTolerance = 0 }
-        }
-        var frames: [Int64] = []
-        samples.withUnsafeBufferPointer { all in
-            for start in stride(from: 0, to: all.count, by: 441) {
-                detector.process(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 441)])) {
-                    frames.append($0.frame)
-                }
-            }
-        }
-        detector.finish { frames.append($0.frame) }
-        return frames
+        try RealRecordings.detect(samples, rate: rate) { if !applause { $0.applauseTolerance = 0 } }.map(\.frame)
     }
 
     @Test("""
@@ -104,16 +92,11 @@ struct RealApplauseTests {
         let table = try RealRecordings.clip(table: true)
         let rate = table.rate
         let applause = try RealApplause.recording(peak: table.samples.map(abs).max() ?? 1)
-        var events: [Event] = [(0.5, applause, 1)]
         // Ten bounces from 0.2 s apart, each gap ×0.85 and each bounce −1.5 dB.
-        var time = 0.5 + Double(applause.samples.count) / Double(rate) + 0.1, gap = 0.2, gain: Float = 1
-        for _ in 0..<10 {
-            events.append((time, table, gain))
-            time += gap
-            gap *= 0.85
-            gain *= pow(10, -1.5 / 20)
-        }
-        let (samples, onsets) = scene(seconds: time + 0.5, rate: rate, events: events)
+        let (drop, end) = RealRecordings.droppedBall(
+            table, start: 0.5 + Double(applause.samples.count) / Double(rate) + 0.1, count: 10, firstGap: 0.2,
+            gapRatio: 0.85, gainRatio: pow(10, -1.5 / 20))
+        let (samples, onsets) = scene(seconds: end + 0.5, rate: rate, events: [(0.5, applause, 1)] + drop)
         let on = try detect(samples, rate: rate, applause: true)
         for onset in onsets.dropFirst().map(Int64.init) {
             #expect(on.contains { abs($0 - onset) <= Int64(rate / 500) }, "bounce at \(Double(onset) / Double(rate)) s lost")

@@ -28,44 +28,13 @@ struct RealRecordingTests {
         RealRecordings.scene(seconds: seconds, rate: rate, events: events, noisePeak: noisePeak, seed: 11)
     }
 
-    private func detect(_ samples: [Float], rate: Int, classifier: ImpactClassifier = ImpactClassifier(),
-                        tune: (inout DetectorParameters) -> Void = { _ in }) throws -> [Impact] {
-        let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1), classifier: classifier,
-                                          tune: tune)
-        var impacts: [Impact] = []
-        samples.withUnsafeBufferPointer { all in
-            for start in stride(from: 0, to: all.count, by: 441) {
-                detector.process(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 441)])) {
-                    impacts.append($0)
-                }
-            }
-        }
-        detector.finish { impacts.append($0) }
-        return impacts
-    }
-
-    /// A ball dropped on the table: `count` bounces of the real table recording from 0.5 s, the first `firstGap`
-    /// apart, each gap × `gapRatio` and each bounce × `gainRatio`; and when the last bounce starts plus a gap.
-    private func droppedBall(_ clip: RealRecordings.Clip, count: Int, firstGap: Double, gapRatio: Double,
-                             gainRatio: Float) -> (events: [(time: Double, clip: RealRecordings.Clip, gain: Float)], end: Double) {
-        var events: [(time: Double, clip: RealRecordings.Clip, gain: Float)] = []
-        var time = 0.5, gap = firstGap, gain: Float = 1
-        for _ in 0..<count {
-            events.append((time, clip, gain))
-            time += gap
-            gap *= gapRatio
-            gain *= gainRatio
-        }
-        return (events, time)
-    }
-
     @Test("a real table bounce and a real racket hit, each alone at 0, −15 and −30 dB: found once, to 0.5 ms, right kind",
           arguments: [true, false], [Float(0), -15, -30])
     func single(table: Bool, levelDB: Float) throws {
         let clip = try RealRecordings.clip(table: table)
         let (samples, onsets) = scene(seconds: 1, rate: clip.rate,
                                       events: [(0.5, clip, pow(10, levelDB / 20))])
-        let impacts = try detect(samples, rate: clip.rate)
+        let impacts = try RealRecordings.detect(samples, rate: clip.rate)
         #expect(impacts.count == 1, "\(impacts)")
         let impact = try #require(impacts.first)
         #expect(abs(impact.frame - Int64(onsets[0])) <= Int64(clip.rate / 2000),
@@ -107,7 +76,7 @@ struct RealRecordingTests {
         var noise = TestNoise(seed: 5)
         let (events, time) = alternatingRally(shots: 16, racket: racket, table: table, noise: &noise)
         let (samples, onsets) = scene(seconds: time + 0.5, rate: table.rate, events: events)
-        let impacts = try detect(samples, rate: table.rate)
+        let impacts = try RealRecordings.detect(samples, rate: table.rate)
         #expect(impacts.count == onsets.count)
         for (shot, onset) in onsets.enumerated() {
             let found = impacts.first { abs($0.frame - Int64(onset)) <= Int64(table.rate / 1000) }
@@ -138,8 +107,8 @@ struct RealRecordingTests {
         func named(_ impacts: [Impact]) -> [ImpactKind?] {
             onsets.map { onset in impacts.first { abs($0.frame - Int64(onset)) <= Int64(table.rate / 1000) }?.kind }
         }
-        let byServes = named(try detect(samples, rate: table.rate))
-        let byTimbre = named(try detect(samples, rate: table.rate) { $0.kindPauseSeconds = 0 })
+        let byServes = named(try RealRecordings.detect(samples, rate: table.rate))
+        let byTimbre = named(try RealRecordings.detect(samples, rate: table.rate) { $0.kindPauseSeconds = 0 })
         let second = 7..<14
         #expect(second.allSatisfy { byServes[$0] == (isHit[$0] ? .racket : .table) }, "\(byServes)")
         #expect(second.allSatisfy { byTimbre[$0] != nil && byTimbre[$0] != (isHit[$0] ? .racket : .table) },
@@ -149,9 +118,10 @@ struct RealRecordingTests {
     @Test("a dropped ball: 15 real bounces from 190 ms apart, each gap and each bounce ×0.9, every one found to 2 ms")
     func droppedBall() throws {
         let clip = try RealRecordings.clip(table: true)
-        let (events, end) = droppedBall(clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.9)
+        let (events, end) = RealRecordings.droppedBall(
+            clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.9)
         let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events)
-        let impacts = try detect(samples, rate: clip.rate)
+        let impacts = try RealRecordings.detect(samples, rate: clip.rate)
         let missed = onsets.filter { onset in !impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }
         #expect(missed.isEmpty, "missed bounces at \(missed) of \(onsets)")
         #expect(impacts.count == onsets.count)
@@ -164,7 +134,8 @@ struct RealRecordingTests {
         """)
     func droppedBallNobodyHeard() throws {
         let clip = try RealRecordings.clip(table: true)
-        let (events, end) = droppedBall(clip, count: 15, firstGap: 0.19, gapRatio: 0.86, gainRatio: 0.9)
+        let (events, end) = RealRecordings.droppedBall(
+            clip, count: 15, firstGap: 0.19, gapRatio: 0.86, gainRatio: 0.9)
         let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events)
         var deaf = ImpactClassifier()
         deaf.acceptance = 1.01
@@ -174,10 +145,10 @@ struct RealRecordingTests {
         func found(_ impacts: [Impact]) -> [Int] {
             onsets.indices.filter { i in impacts.contains { abs($0.frame - Int64(onsets[i])) <= Int64(clip.rate / 500) } }
         }
-        let heard = try detect(samples, rate: clip.rate, classifier: deaf) { $0.streamLikeShapeDB = 0 }
+        let heard = try RealRecordings.detect(samples, rate: clip.rate, classifier: deaf) { $0.streamLikeShapeDB = 0 }
         #expect(found(heard) == Array(3..<onsets.count), "found \(found(heard)) of \(onsets.count)")
         #expect(heard.count == found(heard).count, "no false alarm")
-        let unheard = try detect(samples, rate: clip.rate, classifier: deaf) {
+        let unheard = try RealRecordings.detect(samples, rate: clip.rate, classifier: deaf) {
             $0.streamLikeShapeDB = 0
             $0.rejectedRunShapeDB = 0
         }
@@ -191,11 +162,12 @@ struct RealRecordingTests {
         """)
     func droppedBallInALiveRoom() throws {
         let clip = try RealRecordings.clip(table: true)
-        let (events, end) = droppedBall(clip, count: 17, firstGap: 0.2, gapRatio: 0.9, gainRatio: 0.81)
+        let (events, end) = RealRecordings.droppedBall(
+            clip, count: 17, firstGap: 0.2, gapRatio: 0.9, gainRatio: 0.81)
         var (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events)
         addRoom(to: &samples, rate: clip.rate, events: events, clip: clip, rt60: 0.8, tailDB: -10)
         // Without the run's template (`runLikeShapeDB`, `runLikeFirstSeconds`) the last two are missed.
-        let impacts = try detect(samples, rate: clip.rate)
+        let impacts = try RealRecordings.detect(samples, rate: clip.rate)
         let missed = onsets.indices.filter { i in
             !impacts.contains { abs($0.frame - Int64(onsets[i])) <= Int64(clip.rate / 500) }
         }
@@ -210,10 +182,11 @@ struct RealRecordingTests {
                                     tune: (inout DetectorParameters) -> Void = { _ in }) throws
         -> (found: Int, reported: Int, bounces: Int) {
         let clip = try RealRecordings.clip(table: true)
-        let (events, end) = droppedBall(clip, count: 18, firstGap: 0.2, gapRatio: gapRatio, gainRatio: 0.82)
+        let (events, end) = RealRecordings.droppedBall(
+            clip, count: 18, firstGap: 0.2, gapRatio: gapRatio, gainRatio: 0.82)
         var (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events, noisePeak: 0.0015)
         addRoom(to: &samples, rate: clip.rate, events: events, clip: clip, rt60: rt60, tailDB: tailDB)
-        let impacts = try detect(samples, rate: clip.rate, tune: tune)
+        let impacts = try RealRecordings.detect(samples, rate: clip.rate, tune: tune)
         let found = onsets.filter { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }
         return (found.count, impacts.count, onsets.count)
     }
@@ -258,15 +231,16 @@ struct RealRecordingTests {
         """)
     func droppedBallOffClock() throws {
         let clip = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
-        var (events, end) = droppedBall(clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.85)
+        var (events, end) = RealRecordings.droppedBall(
+            clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.85)
         let tick = (time: events[7].time + 0.68 * (events[8].time - events[7].time), clip: racket, gain: 0.2 * events[7].gain)
         let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events + [tick])
         func found(_ impacts: [Impact]) -> Int {
             onsets.filter { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(clip.rate / 500) } }.count
         }
-        let kept = try detect(samples, rate: clip.rate)
+        let kept = try RealRecordings.detect(samples, rate: clip.rate)
         #expect(found(kept) == 15 && kept.count == 15, "\(found(kept)) of 15 bounces and the tick found, \(kept.count) reported")
-        let without = try detect(samples, rate: clip.rate) { $0.runOffClock = 0 }
+        let without = try RealRecordings.detect(samples, rate: clip.rate) { $0.runOffClock = 0 }
         #expect(without.count == 16, "without the rule the tick is the run's next bounce: \(without.count) reported")
     }
 
@@ -295,9 +269,9 @@ struct RealRecordingTests {
         func found(_ impacts: [Impact]) -> [Bool] {
             onsets.map { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(table.rate / 500) } }
         }
-        let both = try detect(samples, rate: table.rate)
+        let both = try RealRecordings.detect(samples, rate: table.rate)
         #expect(found(both) == [true, true] && both.count == 2, "\(both.map(\.time)) for \(onsets)")
-        let swallowed = try detect(samples, rate: table.rate) { $0.strongerOnsetRatio = 0 }
+        let swallowed = try RealRecordings.detect(samples, rate: table.rate) { $0.strongerOnsetRatio = 0 }
         #expect(found(swallowed) == [true, false], "without the rule: \(swallowed.map(\.time)) for \(onsets)")
     }
 
@@ -316,13 +290,13 @@ struct RealRecordingTests {
             onsets.filter { onset in impacts.contains { abs($0.frame - Int64(onset)) <= Int64(table.rate / 500) } }.count
         }
         // The hand rules: with and without the template.
-        let withTemplate = try detect(samples, rate: table.rate)
-        let byTimbre = try detect(samples, rate: table.rate) { $0.streamLikeShapeDB = 0 }
+        let withTemplate = try RealRecordings.detect(samples, rate: table.rate)
+        let byTimbre = try RealRecordings.detect(samples, rate: table.rate) { $0.streamLikeShapeDB = 0 }
         #expect(found(withTemplate) > found(byTimbre), "template \(found(withTemplate)), timbre \(found(byTimbre)) of 24")
         #expect(found(withTemplate) == onsets.count)
         #expect(withTemplate.count == found(withTemplate), "no false alarm")
         // The learned score (`CandidateModel`, off by default) hears them all as well, with no false alarm.
-        let learned = try detect(samples, rate: table.rate) { $0.candidateModel = true }
+        let learned = try RealRecordings.detect(samples, rate: table.rate) { $0.candidateModel = true }
         #expect(found(learned) == onsets.count && learned.count == onsets.count)
     }
 

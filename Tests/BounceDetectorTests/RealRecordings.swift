@@ -23,6 +23,38 @@ enum RealRecordings {
         return (samples, onsets)
     }
 
+    /// A ball dropped on the table: `count` bounces of `clip` from `start` s, the first `firstGap` apart, each gap ×
+    /// `gapRatio` and each bounce × `gainRatio`; and when the last bounce starts plus a gap.
+    static func droppedBall(_ clip: Clip, start: Double = 0.5, count: Int, firstGap: Double, gapRatio: Double,
+                            gainRatio: Float) -> (events: [(time: Double, clip: Clip, gain: Float)], end: Double) {
+        var events: [(time: Double, clip: Clip, gain: Float)] = []
+        var time = start, gap = firstGap, gain: Float = 1
+        for _ in 0..<count {
+            events.append((time, clip, gain))
+            time += gap
+            gap *= gapRatio
+            gain *= gainRatio
+        }
+        return (events, time)
+    }
+
+    /// What a detector (`classifier`, `tune`) reports in mono `samples` at `rate`, fed 441 frames at a time.
+    static func detect(_ samples: [Float], rate: Int, classifier: ImpactClassifier = ImpactClassifier(),
+                       tune: (inout DetectorParameters) -> Void = { _ in }) throws -> [Impact] {
+        let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1), classifier: classifier,
+                                          tune: tune)
+        var impacts: [Impact] = []
+        samples.withUnsafeBufferPointer { all in
+            for start in stride(from: 0, to: all.count, by: 441) {
+                detector.process(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 441)])) {
+                    impacts.append($0)
+                }
+            }
+        }
+        detector.finish { impacts.append($0) }
+        return impacts
+    }
+
     static let folder = "/usr/share/games/csmash/wav"
     /// Why a test is skipped when the package is missing.
     static let missing: Comment = "csmash-data is not installed (apt-get install csmash-data): no real ball recordings"
