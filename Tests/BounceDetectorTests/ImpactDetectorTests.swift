@@ -4,10 +4,13 @@ import Testing
 
 @Suite("Impact detector")
 struct ImpactDetectorTests {
-    /// Runs a detector over `samples` in chunks of `chunk` frames and returns what it reports.
+    /// Runs a detector (`tune`d, then handed to `observe` to watch it) over `samples` in chunks of `chunk` frames and
+    /// returns what it reports.
     private func detect(_ samples: [Float], format: AudioFormat = AudioFormat(sampleRate: 48000, channels: 1),
-                        chunk: Int = 480, tune: (inout DetectorParameters) -> Void = { _ in }) throws -> [Impact] {
+                        chunk: Int = 480, tune: (inout DetectorParameters) -> Void = { _ in },
+                        observe: (ImpactDetector) -> Void = { _ in }) throws -> [Impact] {
         let detector = try ImpactDetector(format: format, tune: tune)
+        observe(detector)
         var impacts: [Impact] = []
         samples.withUnsafeBufferPointer { all in
             var start = 0
@@ -97,15 +100,11 @@ struct ImpactDetectorTests {
             (0.7, ImpactSignals.impact(table: true, rate: rate, amplitude: 0.04)),
             (0.87, ImpactSignals.impact(table: true, rate: rate, amplitude: 0.22)),
         ])
-        func dueAtLoud(_ tune: @escaping (inout DetectorParameters) -> Void) throws -> Bool? {
-            let detector = try ImpactDetector(format: AudioFormat(sampleRate: rate, channels: 1), tune: tune)
+        func dueAtLoud(_ tune: (inout DetectorParameters) -> Void) throws -> Bool? {
             var due: Bool?
-            detector.candidateObserver = { onset, _, _, _, decision in
-                if abs(Double(onset) / Double(rate) - 0.87) < 0.002 { due = decision.due }
-            }
-            scene.withUnsafeBufferPointer { all in
-                for start in stride(from: 0, to: all.count, by: 480) {
-                    detector.process(UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + 480)])) { _ in }
+            _ = try detect(scene, tune: tune) { detector in
+                detector.candidateObserver = { onset, _, _, _, decision in
+                    if abs(Double(onset) / Double(rate) - 0.87) < 0.002 { due = decision.due }
                 }
             }
             return due
