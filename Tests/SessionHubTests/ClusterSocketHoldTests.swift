@@ -220,8 +220,10 @@ struct ClusterSocketHoldTests {
         try await socket.send(#"{"type":"hello"}"#)
         try await socket.send(#"{"type":"battery","level":10,"charging":false}"#)
         for _ in 0..<100 where Self.held(server) < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(Self.held(server) == 2, "hello and the first battery held while the store is locked")
         lock.release()
-        // Sent while the lookup ends: each one either held (at most 4 in all) or after the attach.
+        // Sent while the lookup ends: each one either held (`SessionHub.maxHeldWhileLocating` in all at most) or
+        // after the attach.
         for level in [20, 30] { try await socket.send(#"{"type":"battery","level":\#(level),"charging":false}"#) }
         let first = await socket.next(where: { $0.contains(#""type":"welcome""#) || $0.contains(#""type":"error""#) })
         #expect(first?.contains(#""type":"welcome""#) == true, "hello came first: \(first ?? "closed")")
