@@ -24,7 +24,6 @@ Needs numpy, scipy, soundfile; the packages named in SOURCES (installed with apt
 import argparse
 import csv
 import os
-import shutil
 import subprocess
 import sys
 
@@ -33,7 +32,8 @@ import soundfile as sf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import real_corpus as rc  # noqa: E402  (load_recording, click_onset, csmash)
+import real_corpus as rc  # noqa: E402  (load_recording, click_onset, csmash; gen_corpus as rc.gc)
+import mir_eval  # noqa: E402
 
 SR = rc.SR
 # Real recordings of people clapping, as Debian installs them: (package, path, who claps).
@@ -56,20 +56,8 @@ BALL_PEAK = 0.5  # -6 dBFS
 WINDOW = 0.010
 
 
-def ensure(packages):
-    missing = [p for p in packages if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
-    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing], check=False)
-
-
 def noise(n, rng):
     return rng.uniform(-1, 1, n) * 0.00086  # -66 dBFS RMS (uniform, peak p: RMS p/sqrt(3))
-
-
-def add(y, x, start, gain):
-    i = int(round(start * SR))
-    m = min(len(x), len(y) - i)
-    y[i:i + m] += gain * x[:m]
 
 
 def rally_events(rng, start):
@@ -91,18 +79,8 @@ def detect(pongd, wav, tune):
 
 
 def matched(ref, est):
-    """Indices of est matched one-to-one to ref within WINDOW (greedy by distance)."""
-    used, pairs = set(), []
-    for i, t in enumerate(ref):
-        d = np.abs(est - t)
-        for j in np.argsort(d):
-            if d[j] > WINDOW:
-                break
-            if j not in used:
-                used.add(j)
-                pairs.append((i, j))
-                break
-    return pairs
+    """(ref index, est index) pairs matched one-to-one within WINDOW: score_onsets.py's own matching (mir_eval)."""
+    return mir_eval.util.match_events(ref, est, WINDOW) if len(ref) and len(est) else []
 
 
 def score(pongd, wav, ref, tunes, scene, what, in_applause):
@@ -130,7 +108,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     rc.ensure_csmash()
     names = a.sources.split(",")
-    ensure([SOURCES[n][0] for n in names])
+    rc.apt_install([SOURCES[n][0] for n in names])
     table = rc.load_recording(os.path.join(rc.CSMASH, "table.wav"))
     racket = rc.load_recording(os.path.join(rc.CSMASH, "racket.wav"))
     onset = {True: rc.click_onset(racket, SR) / SR, False: rc.click_onset(table, SR) / SR}
@@ -148,7 +126,7 @@ def main():
         # quiet: the recording alone.
         for level in (-6, -26):
             y = noise(int((dur + 1) * SR), rng)
-            add(y, clap, 0.5, 10 ** (level / 20))
+            rc.gc.add_at(y, clap, 0.5, 10 ** (level / 20))
             wav = os.path.join(a.out, "%s_quiet%d.wav" % (name, -level))
             sf.write(wav, y, SR, subtype="PCM_16")
             got = {k: len(detect(a.pongd, wav, t)) for k, t in tunes.items()}
@@ -165,9 +143,9 @@ def main():
                 t = start + dur + (0.2, 0.5, 1.0)[rally % 3]
             y = noise(int((t + 1) * SR), rng)
             for time, hit in balls:
-                add(y, clip[hit], time - onset[hit], BALL_PEAK)
+                rc.gc.add_at(y, clip[hit], time - onset[hit], BALL_PEAK)
             for s, _ in spans[:-1]:
-                add(y, clap, s, gain)
+                rc.gc.add_at(y, clap, s, gain)
             spans = spans[:-1]
             wav = os.path.join(a.out, "%s_rally%d.wav" % (name, -rel))
             sf.write(wav, y, SR, subtype="PCM_16")
@@ -178,11 +156,11 @@ def main():
                          "%d/%d" % (res["off"][0], len(ref)), res["on"][1], res["off"][1]))
             # drop right after the applause
             y = noise(int((dur + 3) * SR), rng)
-            add(y, clap, 0.5, gain)
+            rc.gc.add_at(y, clap, 0.5, gain)
             drops, bt, gap, g = [], 0.5 + dur + 0.1, 0.2, BALL_PEAK
             for _ in range(10):
                 drops.append(bt)
-                add(y, table, bt - onset[False], g)
+                rc.gc.add_at(y, table, bt - onset[False], g)
                 bt += gap
                 gap *= 0.85
                 g *= 10 ** (-1.5 / 20)
@@ -195,7 +173,7 @@ def main():
                          "%d/%d" % (res["off"][0], len(ref)), res["on"][1], res["off"][1]))
     for name in a.single.split(",") if a.single else []:
         package, path = SINGLE[name]
-        ensure([package])
+        rc.apt_install([package])
         if not os.path.exists(path):
             print("%s: %s is not installed (apt-get install %s): skipped" % (name, path, package))
             continue
@@ -204,7 +182,7 @@ def main():
         y = noise(6 * SR, rng)
         t = 0.5
         while t < 5.5:
-            add(y, clap, t, 10 ** (-10 / 20))
+            rc.gc.add_at(y, clap, t, 10 ** (-10 / 20))
             t += 0.25 * (1 + rng.uniform(-0.1, 0.1))
         wav = os.path.join(a.out, "%s_one.wav" % name)
         sf.write(wav, y, SR, subtype="PCM_16")

@@ -86,11 +86,20 @@ DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
 STRESS_DROP_CONDITIONS = {"snr15": 15.0, "snr10": 10.0}  # --stress: harder than the issue asks, for tuning only
 
 
+def apt_install(packages):
+    """Installs those of the Debian `packages` not installed yet, when run as root where apt-get is; elsewhere
+    nothing (the caller checks for the files it needs and says what to install)."""
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return
+    missing = [p for p in packages if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
+    if missing:
+        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing], check=False)
+
+
 def ensure_csmash():
     if all(os.path.exists(os.path.join(CSMASH, f)) for f in ("table.wav", "racket.wav")):
         return
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", "csmash-data"], check=False)
+    apt_install(["csmash-data"])
     if not os.path.exists(os.path.join(CSMASH, "table.wav")):
         sys.exit("real_corpus: csmash-data is not installed (apt-get install csmash-data)")
 
