@@ -71,11 +71,14 @@ def rally_events(rng, start):
 
 
 def detect(pongd, wav, tune):
+    """The onset times `pongd detect` reports in `wav`; a failed run ends the script with pongd's own message."""
     args = [pongd, "detect", wav]
     if tune:
         args += ["--tune", tune]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    return np.array([float(r["time"]) for r in csv.DictReader(out.splitlines())])
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode:
+        sys.exit("real_applause: %s failed (status %d): %s" % (" ".join(args), run.returncode, run.stderr.strip()))
+    return np.array([float(r["time"]) for r in csv.DictReader(run.stdout.splitlines())])
 
 
 def matched(ref, est):
@@ -105,9 +108,16 @@ def main():
     ap.add_argument("--sources", default=",".join(SOURCES))
     ap.add_argument("--single", default=",".join(SINGLE), help="single claps for the half-real scene ('' = none)")
     a = ap.parse_args()
+    if not (os.path.isfile(a.pongd) and os.access(a.pongd, os.X_OK)):
+        ap.error("--pongd %s is no executable (build it: swift build -c release)" % a.pongd)
+    names = a.sources.split(",")
+    singles = a.single.split(",") if a.single else []
+    for given, known, flag in ((names, SOURCES, "--sources"), (singles, SINGLE, "--single")):
+        unknown = [n for n in given if n not in known]
+        if unknown:
+            ap.error("%s: unknown %s (known: %s)" % (flag, ", ".join(unknown), ", ".join(known)))
     os.makedirs(a.out, exist_ok=True)
     rc.ensure_csmash()
-    names = a.sources.split(",")
     rc.apt_install([SOURCES[n][0] for n in names])
     table = rc.load_recording(os.path.join(rc.CSMASH, "table.wav"))
     racket = rc.load_recording(os.path.join(rc.CSMASH, "racket.wav"))
@@ -171,7 +181,7 @@ def main():
                         lambda e: 0.5 <= e <= 0.5 + dur)
             rows.append((name, "drop after applause %+d dB" % rel, "%d/%d" % (res["on"][0], len(ref)),
                          "%d/%d" % (res["off"][0], len(ref)), res["on"][1], res["off"][1]))
-    for name in a.single.split(",") if a.single else []:
+    for name in singles:
         package, path = SINGLE[name]
         rc.apt_install([package])
         if not os.path.exists(path):
