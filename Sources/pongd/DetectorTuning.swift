@@ -14,13 +14,21 @@ enum DetectorTuning {
         let description: String
     }
 
-    /// Parses `key=value,…` into settings, in order; every key must be one of `keys`.
+    /// Largest magnitude a value may have: every parameter lies far within it (times in ms, levels in dB, Hz), and a
+    /// larger one would overflow a sample count (`DetectorParameters.samples`) or size a buffer past memory.
+    static let largestValue = 100_000.0
+
+    /// Parses `key=value,…` into settings, in order; every key must be one of `keys`, every value within
+    /// ±`largestValue`.
     static func parse(_ text: String) throws(Invalid) -> [(key: String, value: Double)] {
         var settings: [(key: String, value: Double)] = []
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
             guard parts.count == 2, let value = Double(parts[1]), value.isFinite else {
                 throw Invalid(description: "--tune: '\(pair)' is not key=number")
+            }
+            guard abs(value) <= largestValue else {
+                throw Invalid(description: "--tune: '\(pair)' is out of range (at most \(Int(largestValue)) either way)")
             }
             let key = String(parts[0])
             guard keys[key] != nil else {
@@ -49,7 +57,7 @@ enum DetectorTuning {
         .classifier { $0[keyPath: path] = Float($1) }
     }
     private static func classifier(_ path: WritableKeyPath<ImpactClassifier, Int> & Sendable) -> Setter {
-        .classifier { $0[keyPath: path] = Int(exactly: $1.rounded()) ?? $0[keyPath: path] }
+        .classifier { $0[keyPath: path] = Int($1.rounded()) }
     }
     private static func parameter(_ path: WritableKeyPath<DetectorParameters, Float> & Sendable) -> Setter {
         .parameters { $0[keyPath: path] = Float($1) }
@@ -58,7 +66,7 @@ enum DetectorTuning {
         .parameters { $0[keyPath: path] = $1 }
     }
     private static func parameter(_ path: WritableKeyPath<DetectorParameters, Int> & Sendable) -> Setter {
-        .parameters { $0[keyPath: path] = Int(exactly: $1.rounded()) ?? $0[keyPath: path] }
+        .parameters { $0[keyPath: path] = Int($1.rounded()) }
     }
     private static func parameter(_ path: WritableKeyPath<DetectorParameters, Bool> & Sendable) -> Setter {
         .parameters { $0[keyPath: path] = $1 != 0 }

@@ -93,7 +93,10 @@ struct DetectCommandTests {
         #expect(failed.stderr.contains("cannot write \(unwritable)"))
     }
 
-    @Test("--tune: a misspelt key or a pair without a number is refused (status 64, the known keys listed); a known one takes effect")
+    @Test("""
+        --tune: a misspelt key, a pair without a number or a value out of range is refused (status 64, the known keys \
+        listed; a huge time or count once crashed the detector's set-up); a known one takes effect
+        """)
     func tuning() throws {
         let url = try temporaryFile("two.wav", clicksWAV(onsets: [0.5, 0.8], seconds: 1.5))
         defer { try? FileManager.default.removeItem(at: url) }
@@ -102,6 +105,13 @@ struct DetectCommandTests {
         #expect(misspelt.stderr.contains("unknown key 'runlikethrid'") && misspelt.stderr.contains(" runlikethird "))
         let noNumber = try run(["detect", url.path, "--tune", "applause"])
         #expect(noNumber.status == 64 && noNumber.stderr.contains("'applause' is not key=number"))
+        for huge in ["run=1e300", "kmemory=1e30", "runonsetfit=-1e9"] {
+            let refused = try run(["detect", url.path, "--tune", huge])
+            #expect(refused.status == 64 && refused.stderr.contains("'\(huge)' is out of range"), "\(refused.stderr)")
+        }
+        // A nonsense fit length within the range (negative) is clamped by the predictor, not a crash.
+        let negative = try run(["detect", url.path, "--tune", "runonsetfit=-5"])
+        #expect(negative.status == 0, "\(negative.stderr)")
         // An attack gate (`attack`, `afloor`, dB) no burst reaches: nothing is reported.
         let both = try run(["detect", url.path])
         #expect(both.stdout.split(separator: "\n").count == 3, "\(both.stdout)")

@@ -333,7 +333,7 @@ public final class ImpactDetector {
         let shape = typicals.shape(of: features.bandLevelsDB, bands: rules.bands, parameters: parameters)
         var (verdict, rule) = rules.decision(
             features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
-            followsImpact: fit.followsImpact, earlyRunExcessDB: run.earlyRunExcessDB, likeness: fit.likeness,
+            followsImpact: fit.followsImpact, earlyRunExcessDB: fit.earlyRunExcessDB, likeness: fit.likeness,
             likeStream: shape.like, unlikeStream: shape.unlike,
             modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
             ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted)

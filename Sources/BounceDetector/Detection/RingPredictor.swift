@@ -22,14 +22,15 @@ struct RingPredictor {
     /// `coefficients[order…1]`: the oldest sample's first, as the samples lie in memory.
     private let reversed: UnsafeMutablePointer<Float>
 
-    /// Allocates the buffers; call `deallocate()` when done.
+    /// Allocates the buffers; call `deallocate()` when done. A fit shorter than `order` + 1 samples (a retune's
+    /// nonsense, even a negative one) is that long: fewer samples cannot fit the predictor.
     init(order: Int, fitLength: Int) {
         self.order = order
-        self.fitLength = fitLength
-        segment = .allocate(capacity: fitLength)
-        hann = .allocate(capacity: fitLength)
-        for i in 0..<fitLength {
-            let s = Float.pi * Float(i) / Float(fitLength)
+        self.fitLength = max(fitLength, order + 1)
+        segment = .allocate(capacity: self.fitLength)
+        hann = .allocate(capacity: self.fitLength)
+        for i in 0..<self.fitLength {
+            let s = Float.pi * Float(i) / Float(self.fitLength)
             hann[i] = sin(s) * sin(s)
         }
         correlation = .allocate(capacity: order + 1)

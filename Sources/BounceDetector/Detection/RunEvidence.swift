@@ -27,6 +27,9 @@ final class RunEvidence {
         var unpredictedDB: Float
         /// The ring before an on-time candidate predicted it (`DetectorParameters.runOnTimePredictedDB`).
         var predicted: Bool
+        /// The last impact's excess over the room while the run has one or two impacts, no bouncing ball yet
+        /// (`DetectorParameters.runEarlyExcessDB`); nil in a run of three or more.
+        var earlyRunExcessDB: Float?
     }
 
     /// The run's evidence with `parameters`' run settings, over `bands` onset bands.
@@ -44,9 +47,6 @@ final class RunEvidence {
     }
 
     deinit { ringPredictor.deallocate() }
-
-    /// Whether an onset at `frame` falls where the run's next bounce is due (`BounceRun.continues`).
-    func isDue(at frame: Int64) -> Bool { bounces.continues(at: frame) }
 
     /// The band rise's trigger (dB) for an onset near `frame`: where a run's next bounce is due it may trigger on
     /// less (`DetectorParameters.runTriggerDB`).
@@ -67,7 +67,8 @@ final class RunEvidence {
         default: (unpredicted: -Float.infinity, predicted: false)
         }
         return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
-                          predicted: innovation.predicted)
+                          predicted: innovation.predicted,
+                          earlyRunExcessDB: bounces.length < 3 ? bounces.lastExcessDB : nil)
     }
 
     /// Whether an accepted candidate at `onset` that `followsImpact` is a bounce of a run speeding up as a bouncing
@@ -98,10 +99,6 @@ final class RunEvidence {
         }
         rejected.clear()
     }
-
-    /// The last impact's excess over the room while the run has one or two impacts, no bouncing ball yet
-    /// (`DetectorParameters.runEarlyExcessDB`); nil in a run of three or more.
-    var earlyRunExcessDB: Float? { bounces.length < 3 ? bounces.lastExcessDB : nil }
 
     /// What the run knew of a candidate at `onset` that `rule` decided (diagnostics, `CandidateDecision`): in a run
     /// of three or more, the ring's innovation (`ring`) is measured for it.

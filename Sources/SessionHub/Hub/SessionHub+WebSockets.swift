@@ -76,7 +76,7 @@ extension SessionHub: WebSocketRoute {
     /// that was located opened (its hello deadline runs from there).
     @discardableResult
     func attach(_ connection: WebSocketConnection, to live: LiveSession, token: AccessToken,
-                        opened: ContinuousClock.Instant? = nil) -> Bool {
+                opened: ContinuousClock.Instant? = nil) -> Bool {
         let endpoint = connection.endpoint
         let code = live.code
         guard userSockets.withLockedValue({ $0.opened(connection.id, user: token.userId) }) else {
