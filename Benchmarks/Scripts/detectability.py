@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""How detectable is each ball of real_corpus.py's rally files, and what is the best any ~8 ms detector could do?
+
+For each tuning seed the rally part of real_corpus.build_seed is re-run with the same random draws, but the parts
+are kept apart: each ball strand (wet: through the room), the wet distractors and the bed, each through the phone's
+band filters and the SAME time-varying gain (AGC and limiter, computed from the full mix as real_corpus.phone does).
+Their sum must reproduce the rally WAV (the replication error is printed; PCM16 alone gives about -75 dB).
+
+Per labelled ball (onset .. onset + --window ms):
+  d2      whitened matched-filter deflection b' R^-1 b (dB): b = the ball's own part in the window, R = the Toeplitz
+          autocorrelation of the interference (distractors + bed + the PCM16 floor) over +-0.25 s around the window,
+          the window excluded. What a detector that knew this ball's exact waveform and the local noise could reach.
+  band    best 1/3-octave band (800 Hz-10 kHz) ball energy / interference energy in the same window (dB).
+  pongd   whether `pongd detect` reports it within +-10 ms.
+  ceil    whether the ceiling detector finds it: csmash's two recordings at --rates (a fixed bank, not the ball's own
+          waveform) through a generic phone band, cut to 0.5 ms before the click .. --window ms after; the mix
+          whitened by a causal LPC (order 32) fit to the previous 0.5 s, re-fit every 10 ms; the score at every sample
+          is the whitened correlation over its noise deviation (known polarity), the best template; peaks 25 ms
+          apart; the threshold swept for the best pooled F1 (+-10 ms), and also set at 1 false alarm/s.
+The ceiling knows the ball's timbre (its two source recordings) and decides ~0.7 ms after the window: an
+upper-bound-ish figure for a causal detector, not a detector pongd could ship.
+
+  detectability.py                                   seeds 11-20 from /work/realcorpus and /work/realcorpus-tune2
+  detectability.py --seed 11 --seed 12 --snr 0       some seeds, one condition
+  detectability.py --corpus DIR --seed 11            another folder built by real_corpus.py --split tune
+  detectability.py --window 5                        5 ms windows (d2, band and the ceiling's templates)
+  detectability.py --fit-on 11 ... --fit-on 15       the ceiling's thresholds chosen on 11-15, scored on all
+  detectability.py --rates 0.9 1.0 1.1               a coarser template bank (default 0.90..1.10 by 0.01)
+
+Tuning seeds only (11-20); folders of the held-out or independent splits are refused. Needs numpy, scipy,
+soundfile, mir_eval, real_corpus.py's noises (../../../shared/tools/gen_corpus.py, its _speech_cache in the corpus
+folder) and the release pongd (--pongd). Single process; ~1 min per seed.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+import mir_eval
+import numpy as np
+import soundfile as sf
+from scipy import linalg, ndimage, signal
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import real_corpus as rc  # noqa: E402
+gc = rc.gc
+SR = rc.SR
+TUNING = rc.TUNING_SEEDS + rc.TUNING2_SEEDS
+DEFAULT_DIRS = {s: "/work/realcorpus" for s in rc.TUNING_SEEDS} | {s: "/work/realcorpus-tune2" for s in rc.TUNING2_SEEDS}
+Q_FLOOR = (1 / 32768) ** 2 / 12  # PCM16 quantisation noise power
+MATCH = 0.010
+REFRACTORY = 0.025
+
+
+# ---------------------------------------------------------------- the rally's parts, as build_seed makes them
+def rally_parts(seed, corpus, dur=60.0):
+    """The rally's dry strands (8, n), wet distractors, bed, labels, ref level, ball level and phone seed."""
+    impacts = rc.Impacts("csmash", pick_seed=seed + 5000)
+    rng = np.random.default_rng(seed)
+    n = int(dur * SR)
+    seq, spans = rc.rally_times(rng, dur)
+    strands, labels, ref = rc.place(impacts, seq, n, rng, lambda item: rng.uniform(-8, 0))
+    dis = rc.distractors(rng, n, dur, spans)
+    ir, _ = rc.room_ir(rng)
+    dis *= gc.db(ref - rc.synthetic_ball_level())
+    wet_strands = np.array([signal.oaconvolve(s, ir)[:n] for s in strands])
+    wet_dis = signal.oaconvolve(dis, ir)[:n]
+    noise = rc.bed(rng, n, dur, os.path.join(corpus, "_speech_cache"))
+    ball_dbfs = rng.uniform(-45, -15)
+    phone_seed = int(rng.integers(1 << 31))
+    return dict(strands=wet_strands, dis=wet_dis, bed=noise, labels=labels, ref=ref, ball_dbfs=ball_dbfs,
+                phone_seed=phone_seed)
+
+
+def phone_gain(x, rng):
+    """real_corpus.phone split in two: its band filter (a function) and its total gain curve (AGC / limiter)."""
+    hp, lp = rng.uniform(80, 300), rng.uniform(7000, 16000)
+    hs = signal.butter(2, hp, "highpass", fs=SR, output="sos")
+    ls = signal.butter(4, lp, "lowpass", fs=SR, output="sos")
+
+    def band(v):
+        return signal.sosfilt(ls, signal.sosfilt(hs, v))
+
+    xb = band(x)
+    block = SR // 100
+    nb = len(xb) // block
+    p = np.mean(xb[: nb * block].reshape(nb, block) ** 2, axis=1)
+    env = signal.lfilter([0.02], [1, -0.98], p)
+    want = np.clip(-26 - 10 * np.log10(env + 1e-12), -20, 30)
+    gain_db = np.empty(nb)
+    g = want[0]
+    for i in range(nb):
+        g += np.clip(want[i] - g, -0.1, 0.1)
+        gain_db[i] = g
+    gain = np.repeat(gc.db(gain_db), block)
+    gain = np.concatenate([gain, np.full(len(xb) - len(gain), gain[-1])])
+    y = xb * gain
+    limit = gc.db(-3)
+    over = np.maximum(np.abs(y) / limit, 1.0)
+    a = np.exp(-1 / (0.05 * SR))
+    red = np.maximum(signal.lfilter([1 - a], [1, -a], over), over)
+    return band, gain / red, float(np.mean(red > 1.0001))
+
+
+def phone_parts(parts, snr):
+    """Each part through the phone at `snr`: the balls per strand (8, n), interference (n), the mix, checks."""
+    s = gc.db(parts["ball_dbfs"] - parts["ref"])
+    g_bed = gc.db(parts["ref"] - snr)
+    balls = s * parts["strands"]
+    inter = s * parts["dis"], s * g_bed * parts["bed"]
+    mix = balls.sum(axis=0) + inter[0] + inter[1]
+    band, gain, limited = phone_gain(mix, np.random.default_rng(parts["phone_seed"]))
+    balls = np.array([band(b) * gain for b in balls])
+    interference = (band(inter[0]) + band(inter[1])) * gain
+    ours = balls.sum(axis=0) + interference
+    theirs, _ = rc.phone(mix, np.random.default_rng(parts["phone_seed"]))
+    return balls, interference, ours, theirs, limited
+
+
+def err_db(a, b):
+    return 20 * np.log10(gc.rms(a - b) / gc.rms(b))
+
+
+# ---------------------------------------------------------------- per-ball detectability
+def autocorr(x, lags):
+    f = np.fft.rfft(x, 2 * len(x))
+    return np.fft.irfft(np.abs(f) ** 2)[:lags]
+
+
+def deflection(b, inter, i0, w):
+    """b' R^-1 b (dB) for the ball's window b, R from the interference over +-0.25 s without the window."""
+    half = SR // 4
+    left, right = inter[max(0, i0 - half):i0], inter[i0 + w:i0 + w + half]
+    r = sum(autocorr(seg, w) for seg in (left, right) if len(seg) > w) / (len(left) + len(right))
+    r[0] += Q_FLOOR
+    return 10 * np.log10(b @ linalg.solve_toeplitz(r, b))
+
+
+THIRD_OCTAVES = [1000 * 2 ** (k / 3) for k in range(-1, 11)]  # 794 Hz .. 10 kHz
+
+
+def best_band(b_ctx, i_ctx, lo, w):
+    """Max over 1/3-octave bands of ball / interference energy in [lo, lo + w) of the given context segments."""
+    best = -np.inf
+    for fc in THIRD_OCTAVES:
+        sos = signal.butter(3, [fc * 2 ** (-1 / 6), fc * 2 ** (1 / 6)], "bandpass", fs=SR, output="sos")
+        eb = np.sum(signal.sosfilt(sos, b_ctx)[lo:lo + w] ** 2)
+        ei = np.sum(signal.sosfilt(sos, i_ctx)[lo:lo + w] ** 2) + Q_FLOOR * w
+        best = max(best, 10 * np.log10(eb / ei + 1e-30))
+    return best
+
+
+# ---------------------------------------------------------------- the ceiling detector
+LEAD = SR // 2000  # templates start 0.5 ms before the click
+ORDER = 32
+BLOCK = SR // 100
+HIST = SR // 2
+BAND = (700, 10000)  # the ceiling looks only here: above ~7 kHz phones differ, below 700 Hz is the room's rumble
+FLOOR = 1e-3  # white floor under the whitening's PSD (re the band's power): no weight on the stop bands
+
+
+def band_sos():
+    return signal.butter(4, BAND, "bandpass", fs=SR, output="sos")
+
+
+def template_bank(rates, w):
+    """csmash's recordings at each rate through the ceiling's band, click - 0.5 ms .. + w (the last ms faded)."""
+    imp = rc.Impacts("csmash")
+    fade = 0.5 * (1 + np.cos(np.linspace(0, np.pi, SR // 1000)))
+    bank = []
+    for kind in ("bounce", "hit"):
+        for rate in rates:
+            x, onset = imp.play(kind, rate)
+            t = signal.sosfilt(band_sos(), x)[onset - LEAD:onset + w]
+            t[-len(fade):] *= fade
+            bank.append(t)
+    return np.array(bank)
+
+
+def ceiling_scores(x, bank):
+    """Per sample (template start): the whitened matched filter's z-score (known polarity, best template) and that
+    template's cosine with the whitened data (how much of the window's energy the template explains)."""
+    x = signal.sosfilt(band_sos(), x)
+    n, (k, m) = len(x), bank.shape
+    span = m + ORDER  # a whitened template's length
+    nfft = 1 << int(np.ceil(np.log2(BLOCK + span)))
+    z, cos = np.full(n, -np.inf), np.zeros(n)
+    for s in range(HIST, n - BLOCK - span, BLOCK):
+        r = autocorr(x[s - HIST:s], ORDER + 1) / HIST
+        r[0] = r[0] * (1 + FLOOR) + Q_FLOOR
+        a = np.concatenate([[1.0], linalg.solve_toeplitz(r[:ORDER], -r[1:ORDER + 1])])
+        sigma2 = float(a @ r)
+        w = np.array([np.convolve(t, a) for t in bank])  # whitened templates
+        e = np.convolve(x[s - ORDER:s + BLOCK + span], a, "valid")  # whitened data from s
+        c = np.fft.irfft(np.fft.rfft(e, nfft) * np.conj(np.fft.rfft(w, nfft)), nfft)[:, :BLOCK]
+        ew = np.sum(w ** 2, axis=1)[:, None]
+        zz = c / np.sqrt(sigma2 * ew)
+        cum = np.concatenate([[0.0], np.cumsum(e ** 2)])
+        energy = cum[span:span + BLOCK] - cum[:BLOCK]
+        best = zz.argmax(axis=0)
+        cols = np.arange(BLOCK)
+        z[s:s + BLOCK] = zz[best, cols]
+        cos[s:s + BLOCK] = c[best, cols] / np.sqrt(ew[best, 0] * energy + 1e-30)
+    return z, cos
+
+
+COS_GATES = (0.0, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65)
+
+
+LOOKAHEAD = SR // 1000
+
+
+def peaks(z, cos, floor=2.0):
+    """For each cosine gate: (click times, scores) of the score peaks (samples under the gate left out) that are
+    the maximum of the last 25 ms and the next 1 ms (causal but for that 1 ms)."""
+    out = {}
+    back = int(REFRACTORY * SR)
+    size = back + LOOKAHEAD + 1
+    for gate in COS_GATES:
+        g = np.where(cos >= gate, z, -np.inf)
+        mx = ndimage.maximum_filter1d(g, size, origin=back - size // 2)
+        idx = np.flatnonzero((g == mx) & (g > floor))
+        out[gate] = ((idx + LEAD) / SR, g[idx])
+    return out
+
+
+# ---------------------------------------------------------------- scoring
+def matched(ref, est):
+    """Indices of the labels found and the number of detections matched (+-10 ms, one to one)."""
+    if not len(ref) or not len(est):
+        return set(), 0
+    pairs = mir_eval.util.match_events(np.asarray(ref), np.asarray(est), MATCH)
+    return {i for i, _ in pairs}, len(pairs)
+
+
+def pongd_times(pongd, wav):
+    out = subprocess.run([pongd, "detect", wav], capture_output=True, text=True, check=True).stdout
+    rows = [r for r in csv.reader(out.splitlines()) if r and not r[0].startswith("time")]
+    return np.sort(np.array([float(r[0]) for r in rows]))
+
+
+def f1(tp, n_ref, n_est):
+    return 2 * tp / (n_ref + n_est) if n_ref + n_est else 0.0
+
+
+def corpus_dir(a, seed):
+    d = a.corpus or DEFAULT_DIRS[seed]
+    if any(word in os.path.basename(os.path.normpath(d)).lower() for word in ("heldout", "independent")):
+        sys.exit("detectability: %s looks like a held-out or independent folder; tuning seeds only" % d)
+    return d
+
+
+def analyse_seed(a, seed, bank, w):
+    d = corpus_dir(a, seed)
+    parts = rally_parts(seed, d)
+    labels = np.array(sorted(t for t, _, _ in parts["labels"]))
+    order = np.argsort([t for t, _, _ in parts["labels"]])  # label k -> strand order[k] % 8
+    rows, files = [], {}
+    for snr in a.snr:
+        wav = os.path.join(d, "real%d_rally_snr%02d.wav" % (seed, snr))
+        if not os.path.exists(wav):
+            sys.exit("detectability: missing %s (real_corpus.py --split tune/tune2 --out %s)" % (wav, d))
+        balls, inter, ours, theirs, limited = phone_parts(parts, snr)
+        filed, _ = sf.read(wav)
+        print("seed %d %2d dB: parts vs phone() %.1f dB, vs the WAV %.1f dB, limiter acting %.2f%% of samples"
+              % (seed, snr, err_db(ours, theirs), err_db(ours, filed), 100 * limited), flush=True)
+        del theirs
+        found_p, tp_p = matched(labels, est_p := pongd_times(a.pongd, wav))
+        files[snr] = dict(labels=labels, est_pongd=est_p, peaks=peaks(*ceiling_scores(filed, bank)))
+        for k, t in enumerate(labels):
+            i0 = int(round(t * SR))
+            b = balls[order[k] % 8]
+            ctx = slice(i0 - 2048, i0 + w + 64)
+            rows.append(dict(seed=seed, snr=snr, k=k, t=t,
+                             d2=deflection(b[i0:i0 + w], inter, i0, w),
+                             d2_5=deflection(b[i0:i0 + SR // 200], inter, i0, SR // 200),
+                             band=best_band(b[ctx], inter[ctx], 2048, w), pongd=k in found_p))
+    return rows, files
+
+
+def ceiling_at(files, op):
+    """Per file (found label indices, tp, n_est) of the ceiling at operating point op = (cosine gate, threshold)."""
+    out = {}
+    for key, f in files.items():
+        times, scores = f["peaks"][op[0]]
+        found, tp = matched(f["labels"], times[scores >= op[1]])
+        out[key] = (found, tp, int(np.sum(scores >= op[1])))
+    return out
+
+
+def sweep(files):
+    """The operating points (cosine gate, z threshold) of the best pooled F1 and of the best recall at no more than
+    1 false alarm/s."""
+    n_ref = sum(len(f["labels"]) for f in files.values())
+    dur = len(files) * 60.0
+    best, fa1 = (-1, None), (-1, None)
+    for gate in COS_GATES:
+        scores = np.concatenate([f["peaks"][gate][1] for f in files.values()])
+        for thr in np.unique(np.quantile(scores, np.linspace(0, 1, 300))):
+            res = ceiling_at(files, (gate, thr)).values()
+            tp, ne = sum(r[1] for r in res), sum(r[2] for r in res)
+            if f1(tp, n_ref, ne) > best[0]:
+                best = (f1(tp, n_ref, ne), (gate, thr))
+            if (ne - tp) / dur <= 1.0 and tp > fa1[0]:
+                fa1 = (tp, (gate, thr))
+    return best[1], fa1[1]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, action="append", help="tuning seeds (default 11-20)")
+    ap.add_argument("--snr", type=int, action="append", help="rally conditions in dB: 0, 10, 20 (default 0 and 10)")
+    ap.add_argument("--corpus", help="folder of the seeds' files (default /work/realcorpus for 11-15, "
+                                     "/work/realcorpus-tune2 for 16-20)")
+    ap.add_argument("--window", type=float, default=8.0, help="decision window after the onset, ms (default 8)")
+    ap.add_argument("--rates", type=float, nargs="+", default=list(np.round(np.arange(0.9, 1.1001, 0.01), 2)),
+                    help="template bank's playback rates (default 0.90, 0.91 .. 1.10)")
+    ap.add_argument("--fit-on", type=int, action="append",
+                    help="choose the ceiling's operating points on these seeds only (default: every seed analysed)")
+    ap.add_argument("--pongd", default="/work/main/.build-release/release/pongd")
+    ap.add_argument("--csv", help="also write the per-ball rows here")
+    a = ap.parse_args()
+    a.seed = a.seed or list(TUNING)
+    a.snr = a.snr or [0, 10]
+    a.fit_on = a.fit_on or a.seed
+    if bad := [s for s in a.fit_on if s not in a.seed]:
+        ap.error("--fit-on seeds must be among the seeds analysed: %s" % bad)
+    if bad := [s for s in a.seed if s not in TUNING]:
+        ap.error("tuning seeds only (%s); refused: %s" % (", ".join(map(str, TUNING)), bad))
+    if bad := [s for s in a.snr if s not in (0, 10, 20)]:
+        ap.error("--snr is 0, 10 or 20")
+    if not os.access(a.pongd, os.X_OK):
+        ap.error("no pongd at %s (swift build -c release)" % a.pongd)
+    rc.ensure_csmash()
+    w = int(round(a.window * SR / 1000))
+    bank = template_bank(a.rates, w)
+    rows, files = [], {}
+    for seed in a.seed:
+        r, f = analyse_seed(a, seed, bank, w)
+        rows += r
+        files.update({(seed, snr): v for snr, v in f.items()})
+    report(a, rows, files)
+    if a.csv:
+        with open(a.csv, "w", newline="") as fh:
+            wr = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            wr.writeheader()
+            wr.writerows(rows)
+
+
+def bin_table(rs, field, bins, title):
+    print("%-12s  balls  share  pongd R  ceil R(best)  ceil R(1FA/s)  median d2  median d2(5ms)  median band" % title)
+    for lo, hi in zip(bins[:-1], bins[1:]):
+        sel = [r for r in rs if lo <= r[field] < hi]
+        if sel:
+            print("%5s..%-5s  %5d  %5.2f  %7.2f  %12.2f  %13.2f  %9.1f  %14.1f  %11.1f" % (
+                lo, hi, len(sel), len(sel) / len(rs), np.mean([r["pongd"] for r in sel]),
+                np.mean([r["ceil_best"] for r in sel]), np.mean([r["ceil_fa1"] for r in sel]),
+                np.median([r["d2"] for r in sel]), np.median([r["d2_5"] for r in sel]),
+                np.median([r["band"] for r in sel])))
+
+
+def report(a, rows, files):
+    for snr in a.snr:
+        fs = {k: v for k, v in files.items() if k[1] == snr}
+        best, fa1 = sweep({k: v for k, v in fs.items() if k[0] in a.fit_on})
+        at_best, at_fa1 = ceiling_at(fs, best), ceiling_at(fs, fa1)
+        rs = [r for r in rows if r["snr"] == snr]
+        for r in rs:
+            key = (r["seed"], snr)
+            r["ceil_best"], r["ceil_fa1"] = r["k"] in at_best[key][0], r["k"] in at_fa1[key][0]
+        print("\n== %d dB: %d balls; ceiling operating points chosen on seeds %s: cosine >= %.2f and z >= %.2f "
+              "(best pooled F1); cosine >= %.2f and z >= %.2f (best recall at <= 1 FA/s)"
+              % (snr, len(rs), ",".join(map(str, a.fit_on)), *best, *fa1))
+        print("seed  balls  pongd P/R/F1        ceiling(best) P/R/F1  ceiling(1FA/s) R  FA/s  median d2 dB")
+        tot = np.zeros(7)
+        for key in sorted(fs):
+            f = fs[key]
+            nref, ne_p = len(f["labels"]), len(f["est_pongd"])
+            tp_p = sum(r["pongd"] for r in rs if r["seed"] == key[0])
+            _, tp_c, ne_c = at_best[key]
+            _, tp_1, ne_1 = at_fa1[key]
+            tot += (nref, tp_p, ne_p, tp_c, ne_c, tp_1, ne_1)
+            line(key[0], 60.0, nref, tp_p, ne_p, tp_c, ne_c, tp_1, ne_1,
+                 np.median([r["d2"] for r in rs if r["seed"] == key[0]]))
+        line("all", 60.0 * len(fs), *tot, np.median([r["d2"] for r in rs]))
+        bin_table(rs, "d2", [-np.inf, 15, 20, 22, 24, 26, 28, 30, 35, np.inf], "d2 bin (dB)")
+        bin_table(rs, "band", [-np.inf, 0, 3, 6, 9, 12, 15, 20, np.inf], "band bin (dB)")
+        d50 = half_point(rs)
+        print("ceiling at <= 1 FA/s finds half the balls from d2 = %.1f dB; %.1f%% of balls lie under it"
+              % (d50, 100 * np.mean([r["d2"] < d50 for r in rs])))
+
+
+def line(name, dur, nref, tp_p, ne_p, tp_c, ne_c, tp_1, ne_1, med):
+    print("%-4s  %5d  %.3f/%.3f/%.3f   %.3f/%.3f/%.3f     %.3f            %.2f  %.1f" % (
+        name, nref, tp_p / max(ne_p, 1), tp_p / nref, f1(tp_p, nref, ne_p),
+        tp_c / max(ne_c, 1), tp_c / nref, f1(tp_c, nref, ne_c), tp_1 / nref, (ne_1 - tp_1) / dur, med))
+
+
+def half_point(rs, k=41):
+    """The d2 (dB) from which the ceiling at 1 FA/s finds half the balls (running mean over k sorted balls)."""
+    rs = sorted(rs, key=lambda r: r["d2"])
+    hit = np.array([r["ceil_fa1"] for r in rs], float)
+    run = np.convolve(hit, np.ones(k) / k, mode="same")
+    above = np.flatnonzero(run >= 0.5)
+    return rs[above[0]]["d2"] if len(above) else np.inf
+
+
+if __name__ == "__main__":
+    main()
