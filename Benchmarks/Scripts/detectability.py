@@ -12,13 +12,16 @@ Per labelled ball (onset .. onset + --window ms):
           the window excluded. What a detector that knew this ball's exact waveform and the local noise could reach.
   band    best 1/3-octave band (800 Hz-10 kHz) ball energy / interference energy in the same window (dB).
   pongd   whether `pongd detect` reports it within +-10 ms.
-  ceil    whether the ceiling detector finds it: csmash's two recordings at --rates (a fixed bank, not the ball's own
-          waveform) through a generic phone band, cut to 0.5 ms before the click .. --window ms after; the mix
-          whitened by a causal LPC (order 32) fit to the previous 0.5 s, re-fit every 10 ms; the score at every sample
-          is the whitened correlation over its noise deviation (known polarity), the best template; peaks 25 ms
-          apart; the threshold swept for the best pooled F1 (+-10 ms), and also set at 1 false alarm/s.
-The ceiling knows the ball's timbre (its two source recordings) and decides ~0.7 ms after the window: an
-upper-bound-ish figure for a causal detector, not a detector pongd could ship.
+  ceil    whether the ceiling detector finds it. It knows the ball's timbre: a fixed bank of csmash's two
+          recordings at --rates (not this ball's own waveform, room or phone), band-passed 700 Hz-10 kHz, cut 0.5 ms
+          before the click .. --window ms after. The mix, band-passed alike, is whitened by a causal LPC (order 32)
+          fit to its previous 0.5 s, re-fit every 10 ms. Score at every sample: the best template's whitened
+          correlation over its noise deviation (known polarity), kept where that template's cosine with the
+          whitened data passes a gate; peaks are the maximum of the last 25 ms and the next 1 ms, so a ball is
+          decided ~10 ms after its onset (window + 0.7 ms whitening + 1 ms). The gate and threshold are swept for the
+          best pooled F1 (+-10 ms), and for the best recall at <= 1 false alarm/s (on --fit-on seeds).
+The ceiling is an upper-bound-ish figure for a causal detector with template knowledge, not one pongd could ship
+(its gate and threshold are fitted on the files it is scored on unless --fit-on says otherwise).
 
   detectability.py                                   seeds 11-20 from /work/realcorpus and /work/realcorpus-tune2
   detectability.py --seed 11 --seed 12 --snr 0       some seeds, one condition
@@ -26,17 +29,18 @@ upper-bound-ish figure for a causal detector, not a detector pongd could ship.
   detectability.py --window 5                        5 ms windows (d2, band and the ceiling's templates)
   detectability.py --fit-on 11 ... --fit-on 15       the ceiling's thresholds chosen on 11-15, scored on all
   detectability.py --rates 0.9 1.0 1.1               a coarser template bank (default 0.90..1.10 by 0.01)
+  detectability.py --energy 2                        a timbre-blind "ceiling": whitened band energy over 2 ms
+  detectability.py --band 700 2500 --snr 0           the ceiling on a narrower band
 
 Tuning seeds only (11-20); folders of the held-out or independent splits are refused. Needs numpy, scipy,
 soundfile, mir_eval, real_corpus.py's noises (../../../shared/tools/gen_corpus.py, its _speech_cache in the corpus
-folder) and the release pongd (--pongd). Single process; ~1 min per seed.
+folder) and the release pongd (--pongd). Single process; ~20-40 s per seed.
 """
 import argparse
 import csv
 import os
 import subprocess
 import sys
-import tempfile
 
 import mir_eval
 import numpy as np
@@ -143,13 +147,14 @@ THIRD_OCTAVES = [1000 * 2 ** (k / 3) for k in range(-1, 11)]  # 794 Hz .. 10 kHz
 
 
 def best_band(b_ctx, i_ctx, lo, w):
-    """Max over 1/3-octave bands of ball / interference energy in [lo, lo + w) of the given context segments."""
-    best = -np.inf
+    """Max over 1/3-octave bands of ball / interference energy in [lo, lo + w) of the given context segments (dB),
+    and that band's centre (Hz)."""
+    best = (-np.inf, 0)
     for fc in THIRD_OCTAVES:
         sos = signal.butter(3, [fc * 2 ** (-1 / 6), fc * 2 ** (1 / 6)], "bandpass", fs=SR, output="sos")
         eb = np.sum(signal.sosfilt(sos, b_ctx)[lo:lo + w] ** 2)
         ei = np.sum(signal.sosfilt(sos, i_ctx)[lo:lo + w] ** 2) + Q_FLOOR * w
-        best = max(best, 10 * np.log10(eb / ei + 1e-30))
+        best = max(best, (10 * np.log10(eb / ei + 1e-30), fc))
     return best
 
 
@@ -180,31 +185,49 @@ def template_bank(rates, w):
     return np.array(bank)
 
 
+def whitened_blocks(x, span):
+    """Per 10 ms block from 0.5 s on: its start s, the noise power sigma2 and the data from s whitened (length
+    BLOCK + span) by an LPC fit to the band-limited input's previous 0.5 s."""
+    for s in range(HIST, len(x) - BLOCK - span, BLOCK):
+        r = autocorr(x[s - HIST:s], ORDER + 1) / HIST
+        r[0] = r[0] * (1 + FLOOR) + Q_FLOOR
+        a = np.concatenate([[1.0], linalg.solve_toeplitz(r[:ORDER], -r[1:ORDER + 1])])
+        yield s, a, float(a @ r), np.convolve(x[s - ORDER:s + BLOCK + span], a, "valid")
+
+
+def window_energy(e, span):
+    cum = np.concatenate([[0.0], np.cumsum(e ** 2)])
+    return cum[span:span + BLOCK] - cum[:BLOCK]
+
+
 def ceiling_scores(x, bank):
     """Per sample (template start): the whitened matched filter's z-score (known polarity, best template) and that
     template's cosine with the whitened data (how much of the window's energy the template explains)."""
     x = signal.sosfilt(band_sos(), x)
-    n, (k, m) = len(x), bank.shape
-    span = m + ORDER  # a whitened template's length
+    span = bank.shape[1] + ORDER  # a whitened template's length
     nfft = 1 << int(np.ceil(np.log2(BLOCK + span)))
-    z, cos = np.full(n, -np.inf), np.zeros(n)
-    for s in range(HIST, n - BLOCK - span, BLOCK):
-        r = autocorr(x[s - HIST:s], ORDER + 1) / HIST
-        r[0] = r[0] * (1 + FLOOR) + Q_FLOOR
-        a = np.concatenate([[1.0], linalg.solve_toeplitz(r[:ORDER], -r[1:ORDER + 1])])
-        sigma2 = float(a @ r)
+    z, cos = np.full(len(x), -np.inf), np.zeros(len(x))
+    cols = np.arange(BLOCK)
+    for s, a, sigma2, e in whitened_blocks(x, span):
         w = np.array([np.convolve(t, a) for t in bank])  # whitened templates
-        e = np.convolve(x[s - ORDER:s + BLOCK + span], a, "valid")  # whitened data from s
         c = np.fft.irfft(np.fft.rfft(e, nfft) * np.conj(np.fft.rfft(w, nfft)), nfft)[:, :BLOCK]
         ew = np.sum(w ** 2, axis=1)[:, None]
         zz = c / np.sqrt(sigma2 * ew)
-        cum = np.concatenate([[0.0], np.cumsum(e ** 2)])
-        energy = cum[span:span + BLOCK] - cum[:BLOCK]
         best = zz.argmax(axis=0)
-        cols = np.arange(BLOCK)
         z[s:s + BLOCK] = zz[best, cols]
-        cos[s:s + BLOCK] = c[best, cols] / np.sqrt(ew[best, 0] * energy + 1e-30)
+        cos[s:s + BLOCK] = c[best, cols] / np.sqrt(ew[best, 0] * window_energy(e, span) + 1e-30)
     return z, cos
+
+
+def energy_scores(x, ms):
+    """No template: the whitened band's energy over `ms` from each sample, as a z-score over its noise (chi-square
+    with span degrees of freedom); the cosine is 1 (no shape gate)."""
+    x = signal.sosfilt(band_sos(), x)
+    span = int(round(ms * SR / 1000))
+    z = np.full(len(x), -np.inf)
+    for s, _, sigma2, e in whitened_blocks(x, span):
+        z[s:s + BLOCK] = (window_energy(e, span) / (sigma2 * span) - 1) * np.sqrt(span / 2)
+    return z, np.ones(len(x))
 
 
 COS_GATES = (0.0, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65)
@@ -253,31 +276,48 @@ def corpus_dir(a, seed):
     return d
 
 
-def analyse_seed(a, seed, bank, w):
+def seed_files(a, seed):
+    """The seed's folder, its rally WAV per condition and its labels' CSV; exits saying what is missing."""
     d = corpus_dir(a, seed)
+    wavs = {snr: os.path.join(d, "real%d_rally_snr%02d.wav" % (seed, snr)) for snr in a.snr}
+    events = os.path.join(d, "real%d_rally_events.csv" % seed)
+    missing = [f for f in [*wavs.values(), events, os.path.join(d, "_speech_cache")] if not os.path.exists(f)]
+    if missing:
+        split = "tune" if seed in rc.TUNING_SEEDS else "tune2"
+        sys.exit("detectability: missing %s (build them: real_corpus.py --split %s --out %s)"
+                 % (", ".join(missing), split, d))
+    return d, wavs, events
+
+
+def analyse_seed(a, seed, bank, w):
+    d, wavs, events = seed_files(a, seed)
     parts = rally_parts(seed, d)
     labels = np.array(sorted(t for t, _, _ in parts["labels"]))
     order = np.argsort([t for t, _, _ in parts["labels"]])  # label k -> strand order[k] % 8
+    with open(events) as f:
+        filed_labels = np.array([float(r[0]) for r in csv.reader(f) if r and not r[0].startswith("time")])
+    if len(filed_labels) != len(labels) or np.max(np.abs(filed_labels - labels)) > 1.0 / SR:
+        sys.exit("detectability: seed %d's replicated labels differ from %s: real_corpus.py changed since the "
+                 "corpus was built; rebuild it" % (seed, events))
     rows, files = [], {}
-    for snr in a.snr:
-        wav = os.path.join(d, "real%d_rally_snr%02d.wav" % (seed, snr))
-        if not os.path.exists(wav):
-            sys.exit("detectability: missing %s (real_corpus.py --split tune/tune2 --out %s)" % (wav, d))
+    for snr, wav in wavs.items():
         balls, inter, ours, theirs, limited = phone_parts(parts, snr)
         filed, _ = sf.read(wav)
         print("seed %d %2d dB: parts vs phone() %.1f dB, vs the WAV %.1f dB, limiter acting %.2f%% of samples"
               % (seed, snr, err_db(ours, theirs), err_db(ours, filed), 100 * limited), flush=True)
         del theirs
         found_p, tp_p = matched(labels, est_p := pongd_times(a.pongd, wav))
-        files[snr] = dict(labels=labels, est_pongd=est_p, peaks=peaks(*ceiling_scores(filed, bank)))
+        files[snr] = dict(labels=labels, est_pongd=est_p, peaks=peaks(*(
+            energy_scores(filed, a.energy) if a.energy else ceiling_scores(filed, bank))))
         for k, t in enumerate(labels):
             i0 = int(round(t * SR))
             b = balls[order[k] % 8]
             ctx = slice(i0 - 2048, i0 + w + 64)
+            band, fc = best_band(b[ctx], inter[ctx], 2048, w)
             rows.append(dict(seed=seed, snr=snr, k=k, t=t,
                              d2=deflection(b[i0:i0 + w], inter, i0, w),
                              d2_5=deflection(b[i0:i0 + SR // 200], inter, i0, SR // 200),
-                             band=best_band(b[ctx], inter[ctx], 2048, w), pongd=k in found_p))
+                             band=band, band_hz=round(fc), pongd=k in found_p))
     return rows, files
 
 
@@ -297,16 +337,18 @@ def sweep(files):
     n_ref = sum(len(f["labels"]) for f in files.values())
     dur = len(files) * 60.0
     best, fa1 = (-1, None), (-1, None)
+    by_gate = {}
     for gate in COS_GATES:
         scores = np.concatenate([f["peaks"][gate][1] for f in files.values()])
         for thr in np.unique(np.quantile(scores, np.linspace(0, 1, 300))):
             res = ceiling_at(files, (gate, thr)).values()
             tp, ne = sum(r[1] for r in res), sum(r[2] for r in res)
+            by_gate[gate] = max(by_gate.get(gate, 0.0), f1(tp, n_ref, ne))
             if f1(tp, n_ref, ne) > best[0]:
                 best = (f1(tp, n_ref, ne), (gate, thr))
             if (ne - tp) / dur <= 1.0 and tp > fa1[0]:
                 fa1 = (tp, (gate, thr))
-    return best[1], fa1[1]
+    return best[1], fa1[1], by_gate
 
 
 def main():
@@ -318,11 +360,17 @@ def main():
     ap.add_argument("--window", type=float, default=8.0, help="decision window after the onset, ms (default 8)")
     ap.add_argument("--rates", type=float, nargs="+", default=list(np.round(np.arange(0.9, 1.1001, 0.01), 2)),
                     help="template bank's playback rates (default 0.90, 0.91 .. 1.10)")
+    ap.add_argument("--energy", type=float, metavar="MS",
+                    help="the ceiling without templates: whitened 700 Hz-10 kHz energy over MS ms (timbre-blind)")
+    ap.add_argument("--band", type=float, nargs=2, default=BAND, metavar=("LO", "HI"),
+                    help="the ceiling's band in Hz (default %d %d)" % BAND)
     ap.add_argument("--fit-on", type=int, action="append",
                     help="choose the ceiling's operating points on these seeds only (default: every seed analysed)")
     ap.add_argument("--pongd", default="/work/main/.build-release/release/pongd")
     ap.add_argument("--csv", help="also write the per-ball rows here")
     a = ap.parse_args()
+    global BAND
+    BAND = tuple(a.band)
     a.seed = a.seed or list(TUNING)
     a.snr = a.snr or [0, 10]
     a.fit_on = a.fit_on or a.seed
@@ -365,7 +413,7 @@ def bin_table(rs, field, bins, title):
 def report(a, rows, files):
     for snr in a.snr:
         fs = {k: v for k, v in files.items() if k[1] == snr}
-        best, fa1 = sweep({k: v for k, v in fs.items() if k[0] in a.fit_on})
+        best, fa1, by_gate = sweep({k: v for k, v in fs.items() if k[0] in a.fit_on})
         at_best, at_fa1 = ceiling_at(fs, best), ceiling_at(fs, fa1)
         rs = [r for r in rows if r["snr"] == snr]
         for r in rs:
@@ -386,6 +434,10 @@ def report(a, rows, files):
             line(key[0], 60.0, nref, tp_p, ne_p, tp_c, ne_c, tp_1, ne_1,
                  np.median([r["d2"] for r in rs if r["seed"] == key[0]]))
         line("all", 60.0 * len(fs), *tot, np.median([r["d2"] for r in rs]))
+        print("ceiling's best F1 (fit seeds) by cosine gate: " + "  ".join("%.2f: %.3f" % kv for kv in by_gate.items()))
+        hz = sorted({r["band_hz"] for r in rs})
+        print("best 1/3-octave band of each ball (Hz: share): " + "  ".join(
+            "%d: %.2f" % (h, np.mean([r["band_hz"] == h for r in rs])) for h in hz))
         bin_table(rs, "d2", [-np.inf, 15, 20, 22, 24, 26, 28, 30, 35, np.inf], "d2 bin (dB)")
         bin_table(rs, "band", [-np.inf, 0, 3, 6, 9, 12, 15, 20, np.inf], "band bin (dB)")
         d50 = half_point(rs)
