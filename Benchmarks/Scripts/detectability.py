@@ -352,6 +352,7 @@ def sweep(files):
 
 
 def main():
+    global BAND
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, action="append", help="tuning seeds (default 11-20)")
     ap.add_argument("--snr", type=int, action="append", help="rally conditions in dB: 0, 10, 20 (default 0 and 10)")
@@ -369,7 +370,6 @@ def main():
     ap.add_argument("--pongd", default="/work/main/.build-release/release/pongd")
     ap.add_argument("--csv", help="also write the per-ball rows here")
     a = ap.parse_args()
-    global BAND
     BAND = tuple(a.band)
     a.seed = a.seed or list(TUNING)
     a.snr = a.snr or [0, 10]
