@@ -78,25 +78,57 @@ struct RealCorpusToolTests {
         that ring; with the rule 12 of 13 bounces within 2 ms and nothing else, without it 4
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedRingingBall() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("real-corpus-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let made = try ToolRun.run(Self.python, [Self.script, "--seed", "13", "--source", "swapped", "--dur", "12",
-                                                 "--opus", "0", "--out", folder.path])
-        #expect(made.status == 0, "\(made.stderr)")
-        let labels = try Self.impacts(String(contentsOf: folder.appendingPathComponent("real13_swapped_drop_events.csv"),
-                                             encoding: .utf8))
-        #expect(labels.count == 13)
-        let wav = folder.appendingPathComponent("real13_swapped_drop_clean.wav").path
+        let drop = try SwappedDrop(seed: 13, seconds: 12)
+        defer { drop.remove() }
+        #expect(drop.labels.count == 13)
+        let with = try drop.found([]), without = try drop.found(["--tune", "runstartinnov=0"])
+        #expect(with.found >= 12 && with.reported == with.found, "with the rule \(with) of \(drop.labels.count)")
+        #expect(without.found <= 6, "without it \(without)")
+    }
+
+    @Test("""
+        a ball that rings long (csmash's racket recording as a dropped ball's bounce, tuning seed 14, 30 s): a second \
+        bounce struck inside the first's ring is shaped 2.5–6 dB off it, too far for the second-bounce rules, and the \
+        whole sequence was lost with it; unpredicted by that ring and not flat, it is the second bounce: 42 of 44 \
+        bounces within 2 ms, 38 without the rule
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func droppedRingingBallLooseSecond() throws {
+        let drop = try SwappedDrop(seed: 14, seconds: 30)
+        defer { drop.remove() }
+        #expect(drop.labels.count == 44)
+        let with = try drop.found([]), without = try drop.found(["--tune", "runlooseshape=0"])
+        #expect(with.found >= 41 && with.reported - with.found <= 1, "with the rule \(with) of \(drop.labels.count)")
+        #expect(without.found <= 39, "without it \(without)")
+    }
+
+    /// real_corpus.py's dropped balls with csmash's racket recording as the ball (`--source swapped`, clean), and what
+    /// `pongd detect` finds of them.
+    struct SwappedDrop {
+        let folder: URL
+        let labels: [(time: Double, kind: String)]
+        let wav: String
+
+        init(seed: Int, seconds: Int) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("real-corpus-\(UUID().uuidString)")
+            let made = try ToolRun.run(RealCorpusToolTests.python, [RealCorpusToolTests.script, "--seed", "\(seed)",
+                                                                    "--source", "swapped", "--dur", "\(seconds)",
+                                                                    "--opus", "0", "--out", folder.path])
+            #expect(made.status == 0, "\(made.stderr)")
+            labels = try RealCorpusToolTests.impacts(String(
+                contentsOf: folder.appendingPathComponent("real\(seed)_swapped_drop_events.csv"), encoding: .utf8))
+            wav = folder.appendingPathComponent("real\(seed)_swapped_drop_clean.wav").path
+        }
+
+        /// Labels matched within 2 ms, and impacts reported, with `extra` arguments to `pongd detect`.
         func found(_ extra: [String]) throws -> (found: Int, reported: Int) {
             let detected = try ToolRun.run(ToolRun.pongd().path, ["detect", wav] + extra)
             #expect(detected.status == 0, "\(detected.stderr)")
-            let impacts = Self.impacts(detected.stdout)
+            let impacts = RealCorpusToolTests.impacts(detected.stdout)
             return (labels.filter { label in impacts.contains { abs($0.time - label.time) <= 0.002 } }.count,
                     impacts.count)
         }
-        let with = try found([]), without = try found(["--tune", "runstartinnov=0"])
-        #expect(with.found >= 12 && with.reported == with.found, "with the rule \(with) of \(labels.count)")
-        #expect(without.found <= 8, "without it \(without)")
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// `time,kind,…` rows (labels say bounce/hit, pongd says table/racket).

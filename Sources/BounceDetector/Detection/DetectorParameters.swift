@@ -221,6 +221,19 @@ public struct DetectorParameters: Sendable, Equatable {
     /// first (a ball dropped from 2 cm or more), where `runFirstShortestSeconds` bounds the one taken on its attack. A
     /// racket hit's rattle in a loud room rose 90 ms after it, unpredicted and shaped like it.
     public var runStartInnovationShortestSeconds: Double = 0.12
+    /// A lone impact's second bounce shaped further from it than `runLikeFirstShapeDB` but within this (dB; 0 = off)
+    /// is its second bounce only when the ring before it could not predict it by `runLooseInnovationDB` and its
+    /// spectrum is no flatter than `runLooseFlatnessDB`, on the attack either second-bounce rule asks. A ball that
+    /// rings long (a racket's rubber as the ball, a live table) strikes again inside its own ring, which bends its
+    /// first 2.5 ms' band shape 2.5–4.5 dB from the first bounce's; the innovation (12 dB let a real clap after a
+    /// clap through, 14 did not) and the flatness keep out the room's sounds after a sound the stream took for a ball.
+    public var runLikeFirstLooseShapeDB: Float = 6
+    /// See `runLikeFirstLooseShapeDB` (dB).
+    public var runLooseInnovationDB: Float = 14
+    /// See `runLikeFirstLooseShapeDB`: its onset frame's spectral flatness at most this (dB, `ImpactFeatures.flatnessDB`;
+    /// 0 = not asked). A struck ball rings at resonances with valleys between them; a clap after a clap the stream
+    /// took for a ball fills its spectrum like noise.
+    public var runLooseFlatnessDB: Float = -8
     /// A run of two's template: a candidate where the third bounce is due — after two reported impacts
     /// `runSeconds` apart, at most `runLikePace` times their gap after the second — whose band levels spread by at
     /// most this (dB; 0 = off) about their mean difference from the second's, that mean within −`runLikeFirstQuieterDB`

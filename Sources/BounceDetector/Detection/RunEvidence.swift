@@ -64,6 +64,8 @@ final class RunEvidence {
         case .onTime: ringInnovation(at: onset, features, rules: rules, ring: ring)
         case .second, .third:
             (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
+        case .looseSecond:
+            (unpredicted: looseInnovation(at: onset, features, ring: ring), predicted: false)
         default: (unpredicted: -Float.infinity, predicted: false)
         }
         return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
@@ -149,6 +151,12 @@ final class RunEvidence {
            bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeFirstShapeDB,
                              louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
             return .second
+        }
+        if parameters.runLikeFirstLooseShapeDB > 0,
+           bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds))),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeFirstLooseShapeDB,
+                             louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .looseSecond
         }
         if parameters.runLikeThirdShapeDB > 0, followsImpact, bounces.third(at: onset, pace: parameters.runLikePace),
            bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeThirdShapeDB,
