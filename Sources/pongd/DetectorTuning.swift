@@ -145,6 +145,7 @@ enum DetectorTuning {
         "runstartinnovfirst": milliseconds(\.runStartInnovationShortestSeconds),
         "runlooseshape": parameter(\.runLikeFirstLooseShapeDB),
         "runlooseinnov": parameter(\.runLooseInnovationDB),
+        "runloosethird": parameter(\.runLikeThirdLooseShapeDB),
         "runlooseflat": parameter(\.runLooseFlatnessDB),
         "runontime": parameter(\.runOnTime),
         "runlikethird": parameter(\.runLikeThirdShapeDB),

@@ -242,17 +242,21 @@ struct CandidateRulesTests {
                 "on its own attack it is the second-bounce rule's")
     }
 
-    @Test("a lone impact's loosely shaped second bounce is one when the ring before it could not predict it and it is not flat")
-    func looseSecond() {
+    @Test("a run's loosely shaped second or third bounce is one when the ring before it could not predict it and it is not flat")
+    func looseSecondOrThird() {
         // A racket-rubber ball's second bounce, 2.5-6 dB off the first's shape (real_corpus.py's swapped seed 14): an
         // attack of 12 dB in two bands over the first's ring, lines no timbre score takes.
         var second = ball(attack: 12, snr: 50, decay: -6, risingBands: 2)
         (second.tonality, second.ringingContrastDB, second.lineCoherence) = (0.65, 3, 0.3)
         second.flatnessDB = -9
         #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40)), "premise: no timbre rule")
+        for likeness in [RunLikeness.looseSecond, .looseThird] {
+            let decided = rules().decision(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: likeness,
+                                           ringInnovationDB: 16)
+            #expect(isImpact(decided.verdict) && decided.rule == .runLoose && decided.rule.name == "loose", "\(likeness)")
+        }
         let decided = rules().decision(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
                                        ringInnovationDB: 16)
-        #expect(isImpact(decided.verdict) && decided.rule == .runLooseSecond && decided.rule.name == "loose-second")
         #expect(decided.rule.yieldsToApplause, "it rests on timbre: applause vetoes it")
         #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
                                           ringInnovationDB: 12)), "12 dB: a clap after a clap rises that far")

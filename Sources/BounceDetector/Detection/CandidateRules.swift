@@ -53,7 +53,7 @@ struct CandidateRules {
         if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
             let rule: CandidateRule = switch likeness {
             case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
-            case .looseSecond: .runLooseSecond
+            case .looseSecond, .looseThird: .runLoose
             case .third: startsOnAttack(features) ? .runThird : .runStartUnpredicted
             case .onTime: onTime(features) ? .runOnTime : .runUnpredicted
             default: .runLike
@@ -173,7 +173,7 @@ struct CandidateRules {
         case .second, .third:
             return parameters.runSeconds > 0
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
-        case .looseSecond:
+        case .looseSecond, .looseThird:
             return parameters.runSeconds > 0 && ringInnovationDB >= parameters.runLooseInnovationDB
                 && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
@@ -240,6 +240,9 @@ enum RunLikeness: Equatable {
     /// Like a lone impact within `DetectorParameters.runLikeFirstLooseShapeDB` but not closely, where its second
     /// bounce is due: its second bounce if the ring before it could not predict it (`runLooseInnovationDB`).
     case looseSecond
+    /// Like the second bounce of a run of two within `DetectorParameters.runLikeThirdLooseShapeDB` but not closely,
+    /// where its third is due: its third bounce if the ring before it could not predict it.
+    case looseThird
     /// Like the last bounce of a run that speeds up, and on time by the run's own ratio
     /// (`DetectorParameters.runOnTime`).
     case onTime
@@ -258,9 +261,9 @@ package enum CandidateRule: UInt8, Sendable {
     case runLike
     /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
     case runSecond
-    /// Accepted: a lone impact's second bounce shaped loosely like it, unpredicted by the ring before it and not flat
-    /// (`RunLikeness.looseSecond`).
-    case runLooseSecond
+    /// Accepted: a run's second or third bounce shaped loosely like the last impact, unpredicted by the ring before it
+    /// and not flat (`RunLikeness.looseSecond`, `.looseThird`).
+    case runLoose
     /// Accepted: a run's second or third bounce short of their attack but unpredicted by the ring before it
     /// (`DetectorParameters.runStartInnovationDB`).
     case runStartUnpredicted
@@ -311,7 +314,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runLike: "runlike"
         case .runSecond: "second"
         case .runStartUnpredicted: "start-unpredicted"
-        case .runLooseSecond: "loose-second"
+        case .runLoose: "loose"
         case .runOnTime: "ontime"
         case .runUnpredicted: "unpredicted"
         case .runThird: "third"
@@ -339,7 +342,7 @@ package enum CandidateRule: UInt8, Sendable {
     /// of a dropped ball, every other one, keep a steady beat.)
     var yieldsToApplause: Bool {
         switch self {
-        case .clear, .struck, .resonance, .streamLike, .model, .runLooseSecond: true
+        case .clear, .struck, .resonance, .streamLike, .model, .runLoose: true
         default: false
         }
     }

@@ -230,6 +230,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runLikeFirstLooseShapeDB: Float = 6
     /// See `runLikeFirstLooseShapeDB` (dB).
     public var runLooseInnovationDB: Float = 14
+    /// The same for a run of two's third bounce (`runLikeThirdShapeDB`): shaped further from the second's than that
+    /// but within this (dB; 0 = off), the same innovation and flatness asked.
+    public var runLikeThirdLooseShapeDB: Float = 6
     /// See `runLikeFirstLooseShapeDB`: its onset frame's spectral flatness at most this (dB, `ImpactFeatures.flatnessDB`;
     /// 0 = not asked). A struck ball rings at resonances with valleys between them; a clap after a clap the stream
     /// took for a ball fills its spectrum like noise.

@@ -64,8 +64,8 @@ final class RunEvidence {
         case .onTime: ringInnovation(at: onset, features, rules: rules, ring: ring)
         case .second, .third:
             (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
-        case .looseSecond:
-            (unpredicted: looseInnovation(at: onset, features, ring: ring), predicted: false)
+        case .looseSecond, .looseThird:
+            (unpredicted: looseInnovation(at: onset, features, likeness, ring: ring), predicted: false)
         default: (unpredicted: -Float.infinity, predicted: false)
         }
         return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
@@ -162,6 +162,11 @@ final class RunEvidence {
            bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeThirdShapeDB,
                              louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
             return .third
+        }
+        if parameters.runLikeThirdLooseShapeDB > 0, followsImpact, bounces.third(at: onset, pace: parameters.runLikePace),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeThirdLooseShapeDB,
+                             louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .looseThird
         }
         return .none
     }
