@@ -146,6 +146,7 @@ enum DetectorTuning {
         "runlooseshape": parameter(\.runLikeFirstLooseShapeDB),
         "runlooseinnov": parameter(\.runLooseInnovationDB),
         "runloosethird": parameter(\.runLikeThirdLooseShapeDB),
+        "runlooselater": parameter(\.runLooseLaterShapeDB),
         "runlooseflat": parameter(\.runLooseFlatnessDB),
         "runontime": parameter(\.runOnTime),
         "runlikethird": parameter(\.runLikeThirdShapeDB),

@@ -242,7 +242,7 @@ struct CandidateRulesTests {
                 "on its own attack it is the second-bounce rule's")
     }
 
-    @Test("a run's loosely shaped second or third bounce is one when the ring before it could not predict it and it is not flat")
+    @Test("a run's loosely shaped second, third or later bounce is one when the ring before it could not predict it and it is not flat")
     func looseSecondOrThird() {
         // A racket-rubber ball's second bounce, 2.5-6 dB off the first's shape (real_corpus.py's swapped seed 14): an
         // attack of 12 dB in two bands over the first's ring, lines no timbre score takes.
@@ -250,7 +250,7 @@ struct CandidateRulesTests {
         (second.tonality, second.ringingContrastDB, second.lineCoherence) = (0.65, 3, 0.3)
         second.flatnessDB = -9
         #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40)), "premise: no timbre rule")
-        for likeness in [RunLikeness.looseSecond, .looseThird] {
+        for likeness in [RunLikeness.looseSecond, .looseThird, .looseLater] {
             let decided = rules().decision(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: likeness,
                                            ringInnovationDB: 16)
             #expect(isImpact(decided.verdict) && decided.rule == .runLoose && decided.rule.name == "loose", "\(likeness)")

@@ -53,7 +53,7 @@ struct CandidateRules {
         if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
             let rule: CandidateRule = switch likeness {
             case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
-            case .looseSecond, .looseThird: .runLoose
+            case .looseSecond, .looseThird, .looseLater: .runLoose
             case .third: startsOnAttack(features) ? .runThird : .runStartUnpredicted
             case .onTime: onTime(features) ? .runOnTime : .runUnpredicted
             default: .runLike
@@ -173,7 +173,7 @@ struct CandidateRules {
         case .second, .third:
             return parameters.runSeconds > 0
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
-        case .looseSecond, .looseThird:
+        case .looseSecond, .looseThird, .looseLater:
             return parameters.runSeconds > 0 && ringInnovationDB >= parameters.runLooseInnovationDB
                 && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
@@ -243,6 +243,10 @@ enum RunLikeness: Equatable {
     /// Like the second bounce of a run of two within `DetectorParameters.runLikeThirdLooseShapeDB` but not closely,
     /// where its third is due: its third bounce if the ring before it could not predict it.
     case looseThird
+    /// Like the last bounce of a run of three or more that speeds up, within
+    /// `DetectorParameters.runLooseLaterShapeDB` but not as closely as `underWay`, where its next bounce is due: that
+    /// bounce if the ring before it could not predict it.
+    case looseLater
     /// Like the last bounce of a run that speeds up, and on time by the run's own ratio
     /// (`DetectorParameters.runOnTime`).
     case onTime
@@ -261,8 +265,8 @@ package enum CandidateRule: UInt8, Sendable {
     case runLike
     /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
     case runSecond
-    /// Accepted: a run's second or third bounce shaped loosely like the last impact, unpredicted by the ring before it
-    /// and not flat (`RunLikeness.looseSecond`, `.looseThird`).
+    /// Accepted: a run's bounce shaped loosely like the last impact, unpredicted by the ring before it and not flat
+    /// (`RunLikeness.looseSecond`, `.looseThird`, `.looseLater`).
     case runLoose
     /// Accepted: a run's second or third bounce short of their attack but unpredicted by the ring before it
     /// (`DetectorParameters.runStartInnovationDB`).

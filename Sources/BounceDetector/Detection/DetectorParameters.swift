@@ -233,6 +233,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// The same for a run of two's third bounce (`runLikeThirdShapeDB`): shaped further from the second's than that
     /// but within this (dB; 0 = off), the same innovation and flatness asked.
     public var runLikeThirdLooseShapeDB: Float = 6
+    /// The same for a later bounce of a run of three or more that speeds up, where its next bounce is due: shaped
+    /// further from the last bounce's than the run's own likeness asks (`runLikeShapeDB`) but within this (dB; 0 =
+    /// off), the same innovation and flatness asked.
+    public var runLooseLaterShapeDB: Float = 6
     /// See `runLikeFirstLooseShapeDB`: its onset frame's spectral flatness at most this (dB, `ImpactFeatures.flatnessDB`;
     /// 0 = not asked). A struck ball rings at resonances with valleys between them; a clap after a clap the stream
     /// took for a ball fills its spectrum like noise.

@@ -80,12 +80,12 @@ extension RunEvidence {
         return innovationDB(at: onset, ring: ring) ?? -.infinity
     }
 
-    /// How far the ring before a run's loosely shaped second or third bounce (`RunLikeness.looseSecond`,
-    /// `.looseThird`) fails to predict it: measured on the attack the unpredicted start asks (a second bounce
+    /// How far the ring before a run's loosely shaped bounce (`RunLikeness.looseSecond`, `.looseThird`,
+    /// `.looseLater`) fails to predict it: measured on the attack the unpredicted start asks (a second bounce
     /// `runStartInnovationShortestSeconds` or more after the first); −∞ otherwise.
     func looseInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness, ring: SampleRing) -> Float {
         guard features.attackDB >= parameters.runStartInnovationAttackDB,
-              likeness == .looseThird || bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
+              likeness != .looseSecond || bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
                              after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
         else { return -.infinity }
         return innovationDB(at: onset, ring: ring) ?? -.infinity

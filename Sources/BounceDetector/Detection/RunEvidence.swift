@@ -64,7 +64,7 @@ final class RunEvidence {
         case .onTime: ringInnovation(at: onset, features, rules: rules, ring: ring)
         case .second, .third:
             (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
-        case .looseSecond, .looseThird:
+        case .looseSecond, .looseThird, .looseLater:
             (unpredicted: looseInnovation(at: onset, features, likeness, ring: ring), predicted: false)
         default: (unpredicted: -Float.infinity, predicted: false)
         }
@@ -167,6 +167,12 @@ final class RunEvidence {
            bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeThirdLooseShapeDB,
                              louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
             return .looseThird
+        }
+        if parameters.runLooseLaterShapeDB > 0, followsImpact, !bounces.starts(at: onset), bounces.length >= 3,
+           bounces.speedsUp(at: onset, pace: parameters.runLikePace),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLooseLaterShapeDB,
+                             louderDB: parameters.runLouderDB) {
+            return .looseLater
         }
         return .none
     }
