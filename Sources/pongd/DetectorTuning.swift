@@ -153,6 +153,7 @@ enum DetectorTuning {
         "rejrun": parameter(\.rejectedRunShapeDB),
         "rejrunattack": parameter(\.rejectedRunAttackDB),
         "rejrunlength": parameter(\.rejectedRunLength),
+        "rejrunbands": parameter(\.rejectedRunBands),
         "runontimeshape": parameter(\.runOnTimeShapeDB),
         "runontimeattack": parameter(\.runOnTimeAttackDB),
         "runontimedecay": parameter(\.runOnTimeDecayDB),

@@ -250,7 +250,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// nor its clock is asked.
     public var runLikeThirdShapeDB: Float = 2.5
     /// A bouncing ball nobody heard: `rejectedRunLength` rejected candidates in a row (up to `runSeconds` apart),
-    /// each rising abruptly by `rejectedRunAttackDB` in `runLikeBands` bands and not growing, each shaped like the
+    /// each rising abruptly by `rejectedRunAttackDB` in `rejectedRunBands` bands and not growing, each shaped like the
     /// one before (band levels' spread about their mean difference within this many dB; 0 = off) and no louder than
     /// it by more than `runLouderDB`, whose gaps shrink by a ratio of 0.70–0.95 that holds to `runClockTolerance`
     /// from gap to gap, are a ball bouncing on whatever its timbre: the last of them is reported and starts a run
@@ -260,6 +260,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var rejectedRunAttackDB: Float = 5
     /// See `rejectedRunShapeDB`: rejected candidates in the pattern (3 or 4: two gaps, or three whose ratio holds).
     public var rejectedRunLength = 4
+    /// See `rejectedRunShapeDB`: the bands (of seven) that must rise abruptly in each of them. One: a drop nobody
+    /// heard is faint or odd, and its second bounce, inside the first's ring, rose in one band only (tune2's seed 20).
+    public var rejectedRunBands = 1
     /// A candidate that sounds like this stream's balls (`StreamTypicals.resembles`: its band levels' shape within
     /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
     /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in

@@ -80,10 +80,10 @@ final class RunEvidence {
     }
 
     /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
-    /// abruptly in a few bands and does not grow is noted.
+    /// abruptly (`DetectorParameters.rejectedRunBands`) and does not grow is noted.
     func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
         guard parameters.rejectedRunShapeDB > 0, features.attackDB >= parameters.rejectedRunAttackDB,
-              features.risingBands >= parameters.runLikeBands, features.decayDB <= 0 else { return false }
+              features.risingBands >= parameters.rejectedRunBands, features.decayDB <= 0 else { return false }
         return rejected.note(onset, levels: features.bandLevelsDB, bands: bands,
                              shapeDB: parameters.rejectedRunShapeDB, louderDB: parameters.runLouderDB)
     }
