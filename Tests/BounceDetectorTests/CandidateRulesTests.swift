@@ -242,6 +242,40 @@ struct CandidateRulesTests {
                 "on its own attack it is the second-bounce rule's")
     }
 
+    @Test("a run's loosely shaped second, third or later bounce is one when the ring before it could not predict it and it is not flat")
+    func looseSecondOrThird() {
+        // A racket-rubber ball's second bounce, 2.5-6 dB off the first's shape (real_corpus.py's swapped seed 14): an
+        // attack of 12 dB in two bands over the first's ring, lines no timbre score takes.
+        var second = ball(attack: 12, snr: 50, decay: -6, risingBands: 2)
+        (second.tonality, second.ringingContrastDB, second.lineCoherence) = (0.65, 3, 0.3)
+        second.flatnessDB = -9
+        #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40)), "premise: no timbre rule")
+        for likeness in [RunLikeness.looseSecond, .looseThird, .looseLater] {
+            let decided = rules().decision(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: likeness,
+                                           ringInnovationDB: 16)
+            #expect(isImpact(decided.verdict) && decided.rule == .runLoose && decided.rule.name == "loose", "\(likeness)")
+        }
+        let decided = rules().decision(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
+                                       ringInnovationDB: 16)
+        #expect(decided.rule.yieldsToApplause, "it rests on timbre: applause vetoes it")
+        #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
+                                          ringInnovationDB: 12)), "12 dB: a clap after a clap rises that far")
+        var flat = second
+        flat.flatnessDB = -5  // a clap fills its spectrum like noise
+        #expect(!isImpact(rules().verdict(flat, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
+                                          ringInnovationDB: 16)), "flat")
+        var growing = second
+        growing.decayDB = 4  // over either second-bounce rule's growth
+        #expect(!isImpact(rules().verdict(growing, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
+                                          ringInnovationDB: 16)), "it grows")
+        var faint = second
+        faint.attackDB = 4
+        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
+                                          ringInnovationDB: 16)), "under either second-bounce rule's attack")
+        #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .none,
+                                          ringInnovationDB: 16)), "unlike the first")
+    }
+
     @Test("an on-time bounce under the on-time rule's attack is the next bounce when the ring before it could not predict it")
     func runUnpredicted() {
         var late = ball(attack: 4, snr: -20, decay: -8, risingBands: 1)  // a −28 dB bounce in the run's ring

@@ -28,7 +28,7 @@ struct ClusterHubTests {
                                                 configure: Self.configure(database, url: "http://127.0.0.1:2"))
         #expect(new.hub.cluster?.id == old.hub.cluster?.id, "one data folder, one node")
         #expect(new.hub.session(code) != nil, "restored at start: its node owns it")
-        for _ in 0..<100 where old.hub.session(code) != nil { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { old.hub.session(code) == nil }
         #expect(old.hub.session(code) == nil, "the old process let it go at its next renewal")
         let lobby = try await new.call("GET", "/sessions/\(session.code)", token: session.hostToken)
         #expect(lobby.status == 200)
@@ -45,7 +45,7 @@ struct ClusterHubTests {
         let survivor = try await HubTestServer.start(configure: Self.configure(database, url: "http://127.0.0.1:2"))
         #expect(survivor.hub.session(code) == nil)
         dead.hub.cluster?.stop()  // no more renewals: as if killed
-        for _ in 0..<150 where survivor.hub.session(code) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(3)) { survivor.hub.session(code) != nil }
         #expect(survivor.hub.session(code) != nil, "adopted within the lease, a full healthy lease and a check")
         try await survivor.stop()
         try await dead.stop()

@@ -47,7 +47,7 @@ struct ClusterSocketHoldTests {
                 }
                 try? store.close()
             }
-            for _ in 0..<250 where !locked.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+            try await waitUntil(within: .seconds(5)) { locked.withLock({ $0 }) }
             #expect(locked.withLock { $0 }, "the table lock was taken")
         }
 
@@ -93,7 +93,7 @@ struct ClusterSocketHoldTests {
         let socket = try await TestWebSocketClient.connect(port: server.port, path: path)
         let last = try await Self.sendHelloAndBatteries(socket)
         let most = SessionHub.maxHeldWhileLocating
-        for _ in 0..<100 where Self.held(server) < most { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { Self.held(server) >= most }
         #expect(Self.held(server) == most, "all held while the store is locked")
         #expect(server.hub.session(code) == nil, "not located yet")
         lock.release()
@@ -121,7 +121,7 @@ struct ClusterSocketHoldTests {
         #expect(closed == CloseCode.flooded.code, "closed while the store is still locked")
         #expect(server.hub.session(code) == nil)
         lock.release()
-        for _ in 0..<100 where server.hub.session(code) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { server.hub.session(code) != nil }
         #expect(server.hub.session(code) != nil, "the lookup went on and restored the session")
         server.hub.worker.sync(flags: .barrier) {}  // the lookup's block has ended
         #expect(server.hub.userSockets.withLockedValue { $0.byUser[user] } == nil, "no socket counted for the user")
@@ -163,14 +163,14 @@ struct ClusterSocketHoldTests {
         defer { lock.release() }
         let first = try await TestWebSocketClient.connect(port: server.port, path: path)
         let second = try await TestWebSocketClient.connect(port: server.port, path: path)
-        for _ in 0..<100 where Self.counted(server, user) < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { Self.counted(server, user) >= 2 }
         #expect(Self.counted(server, user) == 2, "both counted while their session is located")
         let third = try await TestWebSocketClient.connect(port: server.port, path: path)
         #expect(await third.next(type: "error")?.contains("too_many_connections") == true)
         #expect(await third.closeCode() == CloseCode.tooManySockets.code)
         #expect(server.hub.session(code) == nil, "refused while the store is still locked, not once it is attached")
         lock.release()
-        for _ in 0..<100 where server.hub.session(code) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { server.hub.session(code) != nil }
         server.hub.worker.sync(flags: .barrier) {}  // the lookups' blocks have ended: both sockets attached
         #expect(Self.counted(server, user) == 2, "the two attached, each counted once")
         _ = (first, second)
@@ -191,7 +191,7 @@ struct ClusterSocketHoldTests {
         #expect(Self.counted(server, user) == 0, "its count given back at the close")
         #expect(server.hub.locatingSockets.withLockedValue { $0.isEmpty })
         lock.release()
-        for _ in 0..<100 where server.hub.session(code) == nil { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { server.hub.session(code) != nil }
         server.hub.worker.sync(flags: .barrier) {}  // the lookup's block has ended
         #expect(server.hub.session(code) != nil, "the lookup went on and restored the session")
         #expect(Self.counted(server, user) == 0, "never attached")
@@ -219,7 +219,7 @@ struct ClusterSocketHoldTests {
         let socket = try await TestWebSocketClient.connect(port: server.port, path: path)
         try await socket.send(#"{"type":"hello"}"#)
         try await socket.send(#"{"type":"battery","level":10,"charging":false}"#)
-        for _ in 0..<100 where Self.held(server) < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { Self.held(server) >= 2 }
         #expect(Self.held(server) == 2, "hello and the first battery held while the store is locked")
         lock.release()
         // Sent while the lookup ends: each one either held (`SessionHub.maxHeldWhileLocating` in all at most) or

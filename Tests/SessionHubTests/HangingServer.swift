@@ -43,13 +43,13 @@ final class HangingServer: Sendable {
     /// Waits (at most 5 s) until `count` connections are open; the counts then.
     @discardableResult
     func opened(_ count: Int) async throws -> Counts {
-        for _ in 0..<250 where counts.open < count { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(5)) { counts.open >= count }
         return counts
     }
 
     /// Waits (at most 2 s) until no connection is open; the counts then.
     func drained() async throws -> Counts {
-        for _ in 0..<100 where counts.open > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await waitUntil(within: .seconds(2)) { counts.open == 0 }
         return counts
     }
 

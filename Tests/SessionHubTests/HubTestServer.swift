@@ -116,6 +116,18 @@ final class HubTestServer {
 }
 
 /// Reads a JSON text message.
+/// Polls `condition` every 20 ms until it holds or `within` has passed; whether it held. The caller asserts what it
+/// needs (a test that only waits for a server-side effect before its next step ignores the result).
+@discardableResult
+func waitUntil(within: Duration, _ condition: () throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + within
+    while try !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
+
 func jsonObject(_ text: String?) -> [String: Any] {
     guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
         return [:]

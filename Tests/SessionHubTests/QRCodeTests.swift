@@ -110,7 +110,7 @@ struct QRCodeTests {
         let ended = try await TestHTTPClient.request(.POST, port: server.port, path: "/sessions/\(session.code)/end",
                                                      headers: [("Authorization", "Bearer \(session.hostToken)")])
         #expect(ended.status == 200)
-        for _ in 0..<100 where server.hub.session(code) != nil { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil(within: .seconds(1)) { server.hub.session(code) == nil }
         #expect(server.hub.qrCodes.withLockedValue { $0.isEmpty })
         try await server.stop()
     }

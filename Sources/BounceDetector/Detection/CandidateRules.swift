@@ -53,6 +53,7 @@ struct CandidateRules {
         if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
             let rule: CandidateRule = switch likeness {
             case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
+            case .looseSecond, .looseThird, .looseLater: .runLoose
             case .third: startsOnAttack(features) ? .runThird : .runStartUnpredicted
             case .onTime: onTime(features) ? .runOnTime : .runUnpredicted
             default: .runLike
@@ -172,6 +173,10 @@ struct CandidateRules {
         case .second, .third:
             return parameters.runSeconds > 0
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
+        case .looseSecond, .looseThird, .looseLater:
+            return parameters.runSeconds > 0 && ringInnovationDB >= parameters.runLooseInnovationDB
+                && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
+                && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
         case .onTime:
             return parameters.runSeconds > 0 && !ringPredicted
                 && (onTime(features) || unpredicted(features, ringInnovationDB))
@@ -232,6 +237,16 @@ enum RunLikeness: Equatable {
     case underWay
     /// Closely like a lone impact, up to `DetectorParameters.runLikeFirstSeconds` after it: its second bounce.
     case second
+    /// Like a lone impact within `DetectorParameters.runLikeFirstLooseShapeDB` but not closely, where its second
+    /// bounce is due: its second bounce if the ring before it could not predict it (`runLooseInnovationDB`).
+    case looseSecond
+    /// Like the second bounce of a run of two within `DetectorParameters.runLikeThirdLooseShapeDB` but not closely,
+    /// where its third is due: its third bounce if the ring before it could not predict it.
+    case looseThird
+    /// Like the last bounce of a run of three or more that speeds up, within
+    /// `DetectorParameters.runLooseLaterShapeDB` but not as closely as `underWay`, where its next bounce is due: that
+    /// bounce if the ring before it could not predict it.
+    case looseLater
     /// Like the last bounce of a run that speeds up, and on time by the run's own ratio
     /// (`DetectorParameters.runOnTime`).
     case onTime
@@ -250,6 +265,9 @@ package enum CandidateRule: UInt8, Sendable {
     case runLike
     /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
     case runSecond
+    /// Accepted: a run's bounce shaped loosely like the last impact, unpredicted by the ring before it and not flat
+    /// (`RunLikeness.looseSecond`, `.looseThird`, `.looseLater`).
+    case runLoose
     /// Accepted: a run's second or third bounce short of their attack but unpredicted by the ring before it
     /// (`DetectorParameters.runStartInnovationDB`).
     case runStartUnpredicted
@@ -300,6 +318,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runLike: "runlike"
         case .runSecond: "second"
         case .runStartUnpredicted: "start-unpredicted"
+        case .runLoose: "loose"
         case .runOnTime: "ontime"
         case .runUnpredicted: "unpredicted"
         case .runThird: "third"
@@ -327,7 +346,7 @@ package enum CandidateRule: UInt8, Sendable {
     /// of a dropped ball, every other one, keep a steady beat.)
     var yieldsToApplause: Bool {
         switch self {
-        case .clear, .struck, .resonance, .streamLike, .model: true
+        case .clear, .struck, .resonance, .streamLike, .model, .runLoose: true
         default: false
         }
     }

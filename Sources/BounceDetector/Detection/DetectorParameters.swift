@@ -221,6 +221,26 @@ public struct DetectorParameters: Sendable, Equatable {
     /// first (a ball dropped from 2 cm or more), where `runFirstShortestSeconds` bounds the one taken on its attack. A
     /// racket hit's rattle in a loud room rose 90 ms after it, unpredicted and shaped like it.
     public var runStartInnovationShortestSeconds: Double = 0.12
+    /// A lone impact's second bounce shaped further from it than `runLikeFirstShapeDB` but within this (dB; 0 = off)
+    /// is its second bounce only when the ring before it could not predict it by `runLooseInnovationDB` and its
+    /// spectrum is no flatter than `runLooseFlatnessDB`, on the attack either second-bounce rule asks. A ball that
+    /// rings long (a racket's rubber as the ball, a live table) strikes again inside its own ring, which bends its
+    /// first 2.5 ms' band shape 2.5–4.5 dB from the first bounce's; the innovation (12 dB let a real clap after a
+    /// clap through, 14 did not) and the flatness keep out the room's sounds after a sound the stream took for a ball.
+    public var runLikeFirstLooseShapeDB: Float = 6
+    /// See `runLikeFirstLooseShapeDB` (dB).
+    public var runLooseInnovationDB: Float = 14
+    /// The same for a run of two's third bounce (`runLikeThirdShapeDB`): shaped further from the second's than that
+    /// but within this (dB; 0 = off), the same innovation and flatness asked.
+    public var runLikeThirdLooseShapeDB: Float = 6
+    /// The same for a later bounce of a run of three or more that speeds up, where its next bounce is due: shaped
+    /// further from the last bounce's than the run's own likeness asks (`runLikeShapeDB`) but within this (dB; 0 =
+    /// off), the same innovation and flatness asked.
+    public var runLooseLaterShapeDB: Float = 6
+    /// See `runLikeFirstLooseShapeDB`: its onset frame's spectral flatness at most this (dB, `ImpactFeatures.flatnessDB`;
+    /// 0 = not asked). A struck ball rings at resonances with valleys between them; a clap after a clap the stream
+    /// took for a ball fills its spectrum like noise.
+    public var runLooseFlatnessDB: Float = -8
     /// A run of two's template: a candidate where the third bounce is due — after two reported impacts
     /// `runSeconds` apart, at most `runLikePace` times their gap after the second — whose band levels spread by at
     /// most this (dB; 0 = off) about their mean difference from the second's, that mean within −`runLikeFirstQuieterDB`
@@ -230,7 +250,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// nor its clock is asked.
     public var runLikeThirdShapeDB: Float = 2.5
     /// A bouncing ball nobody heard: `rejectedRunLength` rejected candidates in a row (up to `runSeconds` apart),
-    /// each rising abruptly by `rejectedRunAttackDB` in `runLikeBands` bands and not growing, each shaped like the
+    /// each rising abruptly by `rejectedRunAttackDB` in `rejectedRunBands` bands and not growing, each shaped like the
     /// one before (band levels' spread about their mean difference within this many dB; 0 = off) and no louder than
     /// it by more than `runLouderDB`, whose gaps shrink by a ratio of 0.70–0.95 that holds to `runClockTolerance`
     /// from gap to gap, are a ball bouncing on whatever its timbre: the last of them is reported and starts a run
@@ -240,6 +260,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var rejectedRunAttackDB: Float = 5
     /// See `rejectedRunShapeDB`: rejected candidates in the pattern (3 or 4: two gaps, or three whose ratio holds).
     public var rejectedRunLength = 4
+    /// See `rejectedRunShapeDB`: the bands (of seven) that must rise abruptly in each of them. One: a drop nobody
+    /// heard is faint or odd, and its second bounce, inside the first's ring, rose in one band only (tune2's seed 20).
+    public var rejectedRunBands = 1
     /// A candidate that sounds like this stream's balls (`StreamTypicals.resembles`: its band levels' shape within
     /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
     /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in

@@ -80,6 +80,17 @@ extension RunEvidence {
         return innovationDB(at: onset, ring: ring) ?? -.infinity
     }
 
+    /// How far the ring before a run's loosely shaped bounce (`RunLikeness.looseSecond`, `.looseThird`,
+    /// `.looseLater`) fails to predict it: measured on the attack the unpredicted start asks (a second bounce
+    /// `runStartInnovationShortestSeconds` or more after the first); −∞ otherwise.
+    func looseInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness, ring: SampleRing) -> Float {
+        guard features.attackDB >= parameters.runStartInnovationAttackDB,
+              likeness != .looseSecond || bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
+                             after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
+        else { return -.infinity }
+        return innovationDB(at: onset, ring: ring) ?? -.infinity
+    }
+
     /// How far the ring before an on-time candidate fails to predict its first milliseconds: for the unpredicted-bounce
     /// rule (`DetectorParameters.runInnovationDB`; −∞ where that rule cannot take it: `rules`' on-time rule's own
     /// evidence suffices, the attack is under `runInnovationAttackDB`, or it is far quieter than the last bounce), and

@@ -64,6 +64,8 @@ final class RunEvidence {
         case .onTime: ringInnovation(at: onset, features, rules: rules, ring: ring)
         case .second, .third:
             (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
+        case .looseSecond, .looseThird, .looseLater:
+            (unpredicted: looseInnovation(at: onset, features, likeness, ring: ring), predicted: false)
         default: (unpredicted: -Float.infinity, predicted: false)
         }
         return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
@@ -78,10 +80,10 @@ final class RunEvidence {
     }
 
     /// Whether a rejected candidate ends a bouncing ball's rejected run (`RejectedRun`): only one that rises
-    /// abruptly in a few bands and does not grow is noted.
+    /// abruptly (`DetectorParameters.rejectedRunBands`) and does not grow is noted.
     func endsRejectedRun(_ onset: Int64, _ features: ImpactFeatures) -> Bool {
         guard parameters.rejectedRunShapeDB > 0, features.attackDB >= parameters.rejectedRunAttackDB,
-              features.risingBands >= parameters.runLikeBands, features.decayDB <= 0 else { return false }
+              features.risingBands >= parameters.rejectedRunBands, features.decayDB <= 0 else { return false }
         return rejected.note(onset, levels: features.bandLevelsDB, bands: bands,
                              shapeDB: parameters.rejectedRunShapeDB, louderDB: parameters.runLouderDB)
     }
@@ -150,10 +152,27 @@ final class RunEvidence {
                              louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
             return .second
         }
+        if parameters.runLikeFirstLooseShapeDB > 0,
+           bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds))),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeFirstLooseShapeDB,
+                             louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .looseSecond
+        }
         if parameters.runLikeThirdShapeDB > 0, followsImpact, bounces.third(at: onset, pace: parameters.runLikePace),
            bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeThirdShapeDB,
                              louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
             return .third
+        }
+        if parameters.runLikeThirdLooseShapeDB > 0, followsImpact, bounces.third(at: onset, pace: parameters.runLikePace),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLikeThirdLooseShapeDB,
+                             louderDB: parameters.runLouderDB, quieterDB: parameters.runLikeFirstQuieterDB) {
+            return .looseThird
+        }
+        if parameters.runLooseLaterShapeDB > 0, followsImpact, !bounces.starts(at: onset), bounces.length >= 3,
+           bounces.speedsUp(at: onset, pace: parameters.runLikePace),
+           bounces.resembles(levels, bands: bands, shapeDB: parameters.runLooseLaterShapeDB,
+                             louderDB: parameters.runLouderDB) {
+            return .looseLater
         }
         return .none
     }
