@@ -200,15 +200,18 @@ def window_energy(e, span):
     return cum[span:span + BLOCK] - cum[:BLOCK]
 
 
-def ceiling_scores(x, bank):
+def ceiling_scores(x, bank, bank_at=None):
     """Per sample (template start): the whitened matched filter's z-score (known polarity, best template) and that
-    template's cosine with the whitened data (how much of the window's energy the template explains)."""
+    template's cosine with the whitened data (how much of the window's energy the template explains). bank_at(s),
+    if given, is the bank usable from sample s on (--learned; None or empty: no score there)."""
     x = signal.sosfilt(band_sos(), x)
     span = bank.shape[1] + ORDER  # a whitened template's length
     nfft = 1 << int(np.ceil(np.log2(BLOCK + span)))
     z, cos = np.full(len(x), -np.inf), np.zeros(len(x))
     cols = np.arange(BLOCK)
     for s, a, sigma2, e in whitened_blocks(x, span):
+        if bank_at is not None and not len(bank := bank_at(s)):
+            continue
         w = np.array([np.convolve(t, a) for t in bank])  # whitened templates
         c = np.fft.irfft(np.fft.rfft(e, nfft) * np.conj(np.fft.rfft(w, nfft)), nfft)[:, :BLOCK]
         ew = np.sum(w ** 2, axis=1)[:, None]
@@ -251,11 +254,11 @@ def peaks(z, cos, floor=2.0):
 
 
 # ---------------------------------------------------------------- scoring
-def matched(ref, est):
-    """Indices of the labels found and the number of detections matched (+-10 ms, one to one)."""
+def matched(ref, est, tol=MATCH):
+    """Indices of the labels found and the number of detections matched (+-tol s, default 10 ms, one to one)."""
     if not len(ref) or not len(est):
         return set(), 0
-    pairs = mir_eval.util.match_events(np.asarray(ref), np.asarray(est), MATCH)
+    pairs = mir_eval.util.match_events(np.asarray(ref), np.asarray(est), tol)
     return {i for i, _ in pairs}, len(pairs)
 
 
@@ -351,6 +354,201 @@ def sweep(files):
     return best[1], fa1[1], by_gate
 
 
+# ---------------------------------------------------------------- --learned: templates the stream teaches itself
+ACCEPTED = ("resonance", "struck", "clear", "streamlike", "run", "runlike")
+TOLERANCE = {0: 0.010, 10: 0.005, 20: 0.002, "clean": 0.002}
+LEARN_DELAY = 0.050  # a report's window is a template from this long after its onset (heard to its end, decided)
+
+
+def pongd_candidates(pongd, wav, path):
+    """pongd's reported onsets and every candidate it weighed: [(onset s, attack dB, verdict)]."""
+    out = subprocess.run([pongd, "detect", wav, "--candidates", path], capture_output=True, text=True,
+                         check=True).stdout
+    reports = [float(r[0]) for r in csv.reader(out.splitlines()) if r and not r[0].startswith("time")]
+    with open(path) as f:
+        cands = [(float(r["time"]), float(r["attack_db"]), r["verdict"]) for r in csv.DictReader(f)]
+    return np.sort(reports), cands
+
+
+class StreamTemplates:
+    """The clear reports' windows of the band-passed mix (onset - --tpl-lead .. + window, the last ms faded), each
+    at every --tpl-rates rate, usable LEARN_DELAY after their onset; at any time the K most recent (or clearest)."""
+
+    def __init__(self, xb, cands, a, w):
+        self.lead = int(round(a.tpl_lead * SR / 1000))
+        self.n, self.k, self.pick = self.lead + w, a.k, a.tpl_pick
+        self.nrates = len(a.tpl_rates)
+        grid = np.arange(self.n) - self.lead
+        fade = 0.5 * (1 + np.cos(np.linspace(0, np.pi, SR // 1000)))
+        self.items = []  # (usable from sample, attack dB, bank (rates, n))
+        for t, attack, verdict in cands:
+            i0 = int(round(t * SR))
+            if verdict not in a.tpl_verdicts or attack < a.tpl_attack or i0 + 2 * self.n > len(xb):
+                continue
+            bank = np.array([np.interp(i0 + grid * r, np.arange(len(xb)), xb) for r in a.tpl_rates])
+            bank[:, -len(fade):] *= fade
+            self.items.append((i0 + int(LEARN_DELAY * SR), attack, bank))
+
+    def at(self, s):
+        """The bank usable at sample s: (templates x rates, n)."""
+        have = [it for it in self.items if it[0] <= s]
+        have = sorted(have, key=lambda it: it[1])[-self.k:] if self.pick == "clearest" else have[-self.k:]
+        return np.concatenate([it[2] for it in have]) if have else np.zeros((0, self.n))
+
+    def count_at(self, s):
+        return sum(it[0] <= s for it in self.items)
+
+
+def candidate_scores(xb, times, tpl, lag_ms):
+    """Per candidate onset: the best cosine of any usable template with the whitened data (causal LPC on the
+    previous 0.5 s, as the ceiling) at lags +-lag_ms around the onset, and that match's z-score."""
+    lag = int(round(lag_ms * SR / 1000))
+    span, nlag = tpl.n + ORDER, 2 * lag + 1
+    nfft = 1 << int(np.ceil(np.log2(nlag + span)))
+    out = np.full((len(times), 2), -np.inf)
+    for i, t in enumerate(times):
+        s = int(round(t * SR)) - tpl.lead - lag
+        bank = tpl.at(s)
+        if not len(bank) or s < HIST + ORDER or s + nlag + span > len(xb):
+            continue
+        r = autocorr(xb[s - HIST:s], ORDER + 1) / HIST
+        r[0] = r[0] * (1 + FLOOR) + Q_FLOOR
+        a = np.concatenate([[1.0], linalg.solve_toeplitz(r[:ORDER], -r[1:ORDER + 1])])
+        e = np.convolve(xb[s - ORDER:s + nlag + span], a, "valid")
+        wf = np.fft.rfft(bank, nfft) * np.fft.rfft(a, nfft)
+        ew = np.sum(np.fft.irfft(wf, nfft)[:, :span] ** 2, axis=1)[:, None]
+        c = np.fft.irfft(np.fft.rfft(e, nfft) * np.conj(wf), nfft)[:, :nlag]
+        cum = np.concatenate([[0.0], np.cumsum(e ** 2)])
+        cos = c / np.sqrt(ew * (cum[span:span + nlag] - cum[:nlag]) + 1e-30)
+        j = np.unravel_index(np.argmax(cos), cos.shape)
+        out[i] = cos[j], c[j] / np.sqrt(float(a @ r) * ew[j[0], 0])
+    return out
+
+
+def add_to(reports, times):
+    """reports plus those of times (sorted) at least REFRACTORY from any report and from each other."""
+    added = []
+    for t in times:
+        near = np.min(np.abs(reports - t)) if len(reports) else np.inf
+        if near >= REFRACTORY and (not added or t - added[-1] >= REFRACTORY):
+            added.append(t)
+    return np.sort(np.concatenate([reports, added])), len(added)
+
+
+def learned_at(f, op):
+    """(tp, n_ref, n_est, added, added tp) of one file: pongd's reports with the rejected candidates whose best
+    cosine >= op[0] and z >= op[1] ('cand'), or with the dense scan's peaks at gate op[0], z >= op[1] ('dense')."""
+    if op[2] == "cand":
+        sc = f["cand_scores"]
+        pick = f["rejected"] & (sc[:, 0] >= op[0]) & (sc[:, 1] >= op[1])
+        extra = f["cand_times"][pick]
+    else:
+        times, scores = f["dense"][op[0]]
+        extra = times[scores >= op[1]]
+    est, added = add_to(f["reports"], np.sort(extra))
+    _, tp = matched(f["labels"], est, f["tol"])
+    _, tp0 = matched(f["labels"], f["reports"], f["tol"])
+    return np.array([tp, len(f["labels"]), len(est), added, tp - tp0])
+
+
+def learned_ops(kind, dense_gates=COS_GATES):
+    if kind == "cand":
+        return [(float(g), zm, "cand") for g in np.round(np.arange(0.30, 0.96, 0.025), 3) for zm in (0, 3, 5, 7, 9)]
+    return [(g, zm, "dense") for g in dense_gates for zm in (3, 4, 5, 6, 7, 8, 9, 10, 12, 14)]
+
+
+def best_op(files, kind):
+    tot = {op: sum(learned_at(f, op) for f in files) for op in learned_ops(kind)}
+    return max(tot, key=lambda op: f1(tot[op][0], tot[op][1], tot[op][2]))
+
+
+def learned_main(a):
+    """--learned: the F1 of pongd's reports plus the rejected candidates (or dense-scan peaks) that a template
+    learned from the same stream's earlier clear reports matches; gates chosen on one half of the seeds."""
+    import tempfile
+    import time
+    w = int(round(a.window * SR / 1000))
+    conds = [*a.snr, "clean"]
+    files, cpu, ncand = {}, 0.0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in a.seed:
+            d = corpus_dir(a, seed)
+            with open(os.path.join(d, "real%d_rally_events.csv" % seed)) as fh:
+                labels = np.array([float(r[0]) for r in csv.reader(fh) if r and not r[0].startswith("time")])
+            for snr in conds:
+                wav = os.path.join(d, "real%d_rally_%s.wav" % (seed, "clean" if snr == "clean" else "snr%02d" % snr))
+                reports, cands = pongd_candidates(a.pongd, wav, os.path.join(tmp, "cand.csv"))
+                x, _ = sf.read(wav)
+                xb = signal.sosfilt(band_sos(), x)
+                tpl = StreamTemplates(xb, cands, a, w)
+                ct = np.array([c[0] for c in cands])
+                t0 = time.process_time()
+                sc = candidate_scores(xb, ct, tpl, a.lag)
+                cpu += time.process_time() - t0
+                ncand += len(ct)
+                f = dict(labels=labels, reports=reports, tol=TOLERANCE[snr], cand_times=ct, cand_scores=sc,
+                         rejected=np.array([c[2].startswith("x-") for c in cands]), tpl=tpl)
+                if a.dense and snr == 0:
+                    z, cos = ceiling_scores(x, np.zeros((1, tpl.n)), bank_at=tpl.at)
+                    shift = (tpl.lead - LEAD) / SR
+                    f["dense"] = {g: (tt - shift, zz) for g, (tt, zz) in peaks(z, cos).items()}
+                files[(seed, snr)] = f
+                print("seed %d %5s: %d candidates (%d rejected), %d reports, %d templates learned (first usable "
+                      "%.1f s, %d-th %.1f s)" % (seed, snr, len(ct), f["rejected"].sum(), len(reports),
+                                                  len(tpl.items), *first_and_kth(tpl, a.k)), flush=True)
+    print("\ncandidate scoring: %.2f ms CPU per candidate (%d candidates); a stream stores K x rates x %d samples "
+          "= %d floats (%.1f kB as float32)" % (1000 * cpu / max(ncand, 1), ncand, tpl.n,
+                                                a.k * tpl.nrates * tpl.n, a.k * tpl.nrates * tpl.n * 4 / 1024))
+    learned_report(a, files, conds)
+
+
+def first_and_kth(tpl, k):
+    usable = [it[0] / SR for it in tpl.items]
+    return (usable[0] if usable else np.nan), k, (usable[k - 1] if len(usable) >= k else np.nan)
+
+
+def learned_report(a, files, conds):
+    half = {"11-15": [s for s in a.seed if s <= 15], "16-20": [s for s in a.seed if s > 15]}
+    kinds = ["cand"] + (["dense"] if a.dense else [])
+    for kind in kinds:
+        ops = {name: best_op([files[(s, 0)] for s in seeds], kind) for name, seeds in half.items() if seeds}
+        everyone = best_op([files[(s, 0)] for s in a.seed], kind)
+        print("\n==== %s: %s; gates (cosine, z) chosen at 0 dB on 11-15: %s, on 16-20: %s, on all: %s" % (
+            kind, "every rejected pongd candidate" if kind == "cand" else "dense scan (every sample)",
+            *(ops.get(n, (np.nan, np.nan))[:2] for n in half), everyone[:2]))
+        for snr in conds if kind == "cand" else [0]:
+            print("\n-- %s (+-%g ms)   pongd P/R/F1         fit 11-15: union P/R/F1 (+added/+tp)    "
+                  "fit 16-20: union P/R/F1 (+added/+tp)   tpl" % (snr, 1000 * TOLERANCE[snr]))
+            tot = {n: np.zeros(5) for n in ["pongd", *ops]}
+            for seed in a.seed:
+                f = files[(seed, snr)]
+                _, tp0 = matched(f["labels"], f["reports"], f["tol"])
+                p = np.array([tp0, len(f["labels"]), len(f["reports"]), 0, 0])
+                tot["pongd"] += p
+                cells = []
+                for n, op in ops.items():
+                    r = learned_at(f, op)
+                    tot[n] += r
+                    cells.append(prf(r) + " (+%d/+%d)%s" % (r[3], r[4], "*" if seed in half[n] else " "))
+                print("%-4s  %s   %s   %d" % (seed, prf(p), "   ".join(cells), len(f["tpl"].items)))
+            print("all   %s   %s" % (prf(tot["pongd"]), "   ".join(prf(tot[n]) + " (+%d/+%d) " % (tot[n][3], tot[n][4])
+                                                              for n in ops)))
+            held = sum(learned_at(files[(s, snr)], ops[n]) for n, seeds in half.items() if n in ops
+                       for s in a.seed if s not in seeds)
+            print("cross-fitted (each half scored with the other half's gates): %s (+%d added, +%d tp)"
+                  % (prf(held), held[3], held[4]))
+        if kind == "cand":
+            fs0 = [files[(s, 0)] for s in a.seed]
+            print("\nbest pooled 0 dB F1 by cosine gate (z >= best for that gate; all seeds): " + "  ".join(
+                "%.2f: %.3f" % (g, max(f1(*sum(learned_at(f, (g, zm, "cand")) for f in fs0)[:3])
+                                       for zm in (0, 3, 5, 7, 9))) for g in (0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)))
+
+
+def prf(r):
+    tp, nref, ne = r[:3]
+    return "%.3f/%.3f/%.3f" % (tp / max(ne, 1), tp / max(nref, 1), f1(tp, nref, ne))
+
+
 def main():
     global BAND
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -369,10 +567,27 @@ def main():
                     help="choose the ceiling's operating points on these seeds only (default: every seed analysed)")
     ap.add_argument("--pongd", default="/work/main/.build-release/release/pongd")
     ap.add_argument("--csv", help="also write the per-ball rows here")
+    ap.add_argument("--learned", action="store_true",
+                    help="no ceiling: pongd plus templates learned from the stream's own clear reports (0, 10, 20 dB "
+                         "and clean)")
+    ap.add_argument("-k", type=int, default=8, help="--learned: templates kept per stream (default 8)")
+    ap.add_argument("--tpl-pick", choices=("recent", "clearest"), default="recent",
+                    help="--learned: keep the K most recent or the K clearest (highest attack) reports")
+    ap.add_argument("--tpl-attack", type=float, default=12.0,
+                    help="--learned: a report is a template if its attack_db >= this (default 12)")
+    ap.add_argument("--tpl-verdicts", nargs="+", default=["resonance", "struck", "clear", "streamlike"],
+                    choices=ACCEPTED, help="--learned: verdicts a template may come from")
+    ap.add_argument("--tpl-rates", type=float, nargs="+", default=[1.0],
+                    help="--learned: each template also resampled at these rates (default 1.0 only)")
+    ap.add_argument("--tpl-lead", type=float, default=1.0, help="--learned: template starts this many ms before "
+                                                                "pongd's onset (default 1)")
+    ap.add_argument("--lag", type=float, default=2.0, help="--learned: lags searched around a candidate's onset, "
+                                                           "+-ms (default 2)")
+    ap.add_argument("--dense", action="store_true", help="--learned: also the dense scan at 0 dB (slow)")
     a = ap.parse_args()
     BAND = tuple(a.band)
     a.seed = a.seed or list(TUNING)
-    a.snr = a.snr or [0, 10]
+    a.snr = a.snr or ([0, 10, 20] if a.learned else [0, 10])
     a.fit_on = a.fit_on or a.seed
     if bad := [s for s in a.fit_on if s not in a.seed]:
         ap.error("--fit-on seeds must be among the seeds analysed: %s" % bad)
@@ -382,6 +597,8 @@ def main():
         ap.error("--snr is 0, 10 or 20")
     if not os.access(a.pongd, os.X_OK):
         ap.error("no pongd at %s (swift build -c release)" % a.pongd)
+    if a.learned:
+        return learned_main(a)
     rc.ensure_csmash()
     w = int(round(a.window * SR / 1000))
     bank = template_bank(a.rates, w)
