@@ -380,14 +380,14 @@ class StreamTemplates:
         self.nrates = len(a.tpl_rates)
         grid = np.arange(self.n) - self.lead
         fade = 0.5 * (1 + np.cos(np.linspace(0, np.pi, SR // 1000)))
-        self.items = []  # (usable from sample, attack dB, bank (rates, n))
-        for t, attack, verdict in cands:
+        self.items = []  # (usable from sample, attack dB, bank (rates, n), candidate row)
+        for row, (t, attack, verdict) in enumerate(cands):
             i0 = int(round(t * SR))
             if verdict not in a.tpl_verdicts or attack < a.tpl_attack or i0 + 2 * self.n > len(xb):
                 continue
             bank = np.array([np.interp(i0 + grid * r, np.arange(len(xb)), xb) for r in a.tpl_rates])
             bank[:, -len(fade):] *= fade
-            self.items.append((i0 + int(LEARN_DELAY * SR), attack, bank))
+            self.items.append((i0 + int(LEARN_DELAY * SR), attack, bank, row))
 
     def at(self, s):
         """The bank usable at sample s: (templates x rates, n)."""
@@ -395,8 +395,60 @@ class StreamTemplates:
         have = sorted(have, key=lambda it: it[1])[-self.k:] if self.pick == "clearest" else have[-self.k:]
         return np.concatenate([it[2] for it in have]) if have else np.zeros((0, self.n))
 
-    def count_at(self, s):
-        return sum(it[0] <= s for it in self.items)
+    def reference(self, times, scores):
+        """Per candidate onset: the median best cosine the usable templates' own reports scored against the templates
+        before them (what a ball scores in this stream now; nan before two templates)."""
+        out = np.full(len(times), np.nan)
+        for i, t in enumerate(times):
+            have = [scores[it[3], 0] for it in self.items if it[0] <= t * SR and np.isfinite(scores[it[3], 0])]
+            if have:
+                out[i] = np.median(have[-self.k:])
+        return out
+
+
+class MeanTemplates(StreamTemplates):
+    """--tpl-mode mean: up to --protos running means of the clear reports, so that their noise averages out. Each
+    report is aligned to the prototype it matches best (cosine over the --tpl-rates bank, lags +-1 ms), resampled
+    to that prototype's own rate and averaged into it (weight 1/n, n capped at 32), or starts a new prototype if it
+    matches none by --join; the bank is every prototype at every rate."""
+
+    def __init__(self, xb, cands, a, w):
+        super().__init__(xb, cands, a, w)  # items: the clear reports, as before (counts and the reference)
+        self.rates = np.array(a.tpl_rates)
+        self.fade = 0.5 * (1 + np.cos(np.linspace(0, np.pi, SR // 1000)))
+        lagmax, xs = SR // 1000, np.arange(len(xb))
+        grid = np.arange(self.n) - self.lead
+        protos, counts, self.snaps = [], [], [(0, np.zeros((0, self.n)))]
+        for usable, _, _, row in self.items:
+            i0 = int(round(cands[row][0] * SR))
+            best = (-1.0, 0, 1.0, 0)  # cosine, prototype, rate, lag
+            if protos:
+                bank = self.snaps[-1][1]
+                win = np.lib.stride_tricks.sliding_window_view(
+                    xb[i0 - self.lead - lagmax:i0 - self.lead + self.n + lagmax], self.n)
+                cos = (bank @ win.T) / np.sqrt(np.sum(bank ** 2, axis=1)[:, None] * np.sum(win ** 2, axis=1) + 1e-30)
+                j, lag = np.unravel_index(np.argmax(cos), cos.shape)
+                best = (cos[j, lag], j // len(self.rates), self.rates[j % len(self.rates)], lag - lagmax)
+            aligned = np.interp(i0 + best[3] + grid / best[2], xs, xb)
+            if best[0] >= a.join or len(protos) >= a.protos:
+                p = best[1]
+                counts[p] = min(counts[p] + 1, 32)
+                protos[p] = protos[p] + (aligned - protos[p]) / counts[p]
+            else:
+                protos.append(aligned)
+                counts.append(1)
+            self.snaps.append((usable, self.expand(protos)))
+
+    def expand(self, protos):
+        """Every prototype at every rate, faded: (prototypes x rates, n)."""
+        grid = np.arange(self.n) - self.lead
+        bank = np.array([np.interp(self.lead + grid * r, np.arange(self.n), p, right=0.0)
+                         for p in protos for r in self.rates])
+        bank[:, -len(self.fade):] *= self.fade
+        return bank
+
+    def at(self, s):
+        return next(bank for usable, bank in reversed(self.snaps) if usable <= s)
 
 
 def candidate_scores(xb, times, tpl, lag_ms):
@@ -438,9 +490,10 @@ def add_to(reports, times):
 def learned_at(f, op):
     """(tp, n_ref, n_est, added, added tp) of one file: pongd's reports with the rejected candidates whose best
     cosine >= op[0] and z >= op[1] ('cand'), or with the dense scan's peaks at gate op[0], z >= op[1] ('dense')."""
-    if op[2] == "cand":
+    if op[2] in ("cand", "rel"):
         sc = f["cand_scores"]
-        pick = f["rejected"] & (sc[:, 0] >= op[0]) & (sc[:, 1] >= op[1])
+        gate = op[0] * f["reference"] if op[2] == "rel" else op[0]
+        pick = f["rejected"] & (sc[:, 0] >= gate) & (sc[:, 1] >= op[1])
         extra = f["cand_times"][pick]
     else:
         times, scores = f["dense"][op[0]]
@@ -454,6 +507,8 @@ def learned_at(f, op):
 def learned_ops(kind, dense_gates=COS_GATES):
     if kind == "cand":
         return [(float(g), zm, "cand") for g in np.round(np.arange(0.30, 0.96, 0.025), 3) for zm in (0, 3, 5, 7, 9)]
+    if kind == "rel":
+        return [(float(g), zm, "rel") for g in np.round(np.arange(0.50, 1.51, 0.05), 2) for zm in (0, 3, 5, 7, 9)]
     return [(g, zm, "dense") for g in dense_gates for zm in (3, 4, 5, 6, 7, 8, 9, 10, 12, 14)]
 
 
@@ -480,14 +535,15 @@ def learned_main(a):
                 reports, cands = pongd_candidates(a.pongd, wav, os.path.join(tmp, "cand.csv"))
                 x, _ = sf.read(wav)
                 xb = signal.sosfilt(band_sos(), x)
-                tpl = StreamTemplates(xb, cands, a, w)
+                tpl = (MeanTemplates if a.tpl_mode == "mean" else StreamTemplates)(xb, cands, a, w)
                 ct = np.array([c[0] for c in cands])
                 t0 = time.process_time()
                 sc = candidate_scores(xb, ct, tpl, a.lag)
                 cpu += time.process_time() - t0
                 ncand += len(ct)
                 f = dict(labels=labels, reports=reports, tol=TOLERANCE[snr], cand_times=ct, cand_scores=sc,
-                         rejected=np.array([c[2].startswith("x-") for c in cands]), tpl=tpl)
+                         rejected=np.array([c[2].startswith("x-") for c in cands]), tpl=tpl,
+                         reference=np.nan_to_num(tpl.reference(ct, sc), nan=np.inf))
                 if a.dense and snr == 0:
                     z, cos = ceiling_scores(x, np.zeros((1, tpl.n)), bank_at=tpl.at)
                     shift = (tpl.lead - LEAD) / SR
@@ -509,14 +565,16 @@ def first_and_kth(tpl, k):
 
 def learned_report(a, files, conds):
     half = {"11-15": [s for s in a.seed if s <= 15], "16-20": [s for s in a.seed if s > 15]}
-    kinds = ["cand"] + (["dense"] if a.dense else [])
+    kinds = ["cand", "rel"] + (["dense"] if a.dense else [])
     for kind in kinds:
         ops = {name: best_op([files[(s, 0)] for s in seeds], kind) for name, seeds in half.items() if seeds}
         everyone = best_op([files[(s, 0)] for s in a.seed], kind)
-        print("\n==== %s: %s; gates (cosine, z) chosen at 0 dB on 11-15: %s, on 16-20: %s, on all: %s" % (
-            kind, "every rejected pongd candidate" if kind == "cand" else "dense scan (every sample)",
+        print("\n==== %s: %s; gates (cosine%s, z) chosen at 0 dB on 11-15: %s, on 16-20: %s, on all: %s" % (
+            kind, {"cand": "every rejected pongd candidate", "rel": "every rejected candidate, gate relative to "
+                   "the templates' own scores", "dense": "dense scan (every sample)"}[kind],
+            " / reference" if kind == "rel" else "",
             *(ops.get(n, (np.nan, np.nan))[:2] for n in half), everyone[:2]))
-        for snr in conds if kind == "cand" else [0]:
+        for snr in conds if kind != "dense" else [0]:
             print("\n-- %s (+-%g ms)   pongd P/R/F1         fit 11-15: union P/R/F1 (+added/+tp)    "
                   "fit 16-20: union P/R/F1 (+added/+tp)   tpl" % (snr, 1000 * TOLERANCE[snr]))
             tot = {n: np.zeros(5) for n in ["pongd", *ops]}
@@ -579,6 +637,12 @@ def main():
                     choices=ACCEPTED, help="--learned: verdicts a template may come from")
     ap.add_argument("--tpl-rates", type=float, nargs="+", default=[1.0],
                     help="--learned: each template also resampled at these rates (default 1.0 only)")
+    ap.add_argument("--tpl-mode", choices=("raw", "mean"), default="raw",
+                    help="--learned: the K last/clearest reports as they were (raw), or running means of them (mean)")
+    ap.add_argument("--protos", type=int, default=2, help="--learned --tpl-mode mean: prototypes kept (default 2)")
+    ap.add_argument("--join", type=float, default=0.0,
+                    help="--learned --tpl-mode mean: a report matching no prototype by this cosine starts a new one "
+                         "while fewer than --protos (default 0: one prototype unless --join)")
     ap.add_argument("--tpl-lead", type=float, default=1.0, help="--learned: template starts this many ms before "
                                                                 "pongd's onset (default 1)")
     ap.add_argument("--lag", type=float, default=2.0, help="--learned: lags searched around a candidate's onset, "
