@@ -488,8 +488,10 @@ def add_to(reports, times):
 
 
 def learned_at(f, op):
-    """(tp, n_ref, n_est, added, added tp) of one file: pongd's reports with the rejected candidates whose best
-    cosine >= op[0] and z >= op[1] ('cand'), or with the dense scan's peaks at gate op[0], z >= op[1] ('dense')."""
+    """(tp, n_ref, n_est, added, tp gained, vetoed) of one file: pongd's reports, less those whose cosine is under
+    op[3] x the stream's reference (the veto), with the rejected candidates whose best cosine >= op[0] (or >= op[0] x
+    the reference: 'rel') and z >= op[1], or with the dense scan's peaks at gate op[0], z >= op[1] ('dense')."""
+    reports = f["reports"][~(f["report_rel"] < op[3])]
     if op[2] in ("cand", "rel"):
         sc = f["cand_scores"]
         gate = op[0] * f["reference"] if op[2] == "rel" else op[0]
@@ -498,22 +500,29 @@ def learned_at(f, op):
     else:
         times, scores = f["dense"][op[0]]
         extra = times[scores >= op[1]]
-    est, added = add_to(f["reports"], np.sort(extra))
+    est, added = add_to(reports, np.sort(extra))
     _, tp = matched(f["labels"], est, f["tol"])
     _, tp0 = matched(f["labels"], f["reports"], f["tol"])
-    return np.array([tp, len(f["labels"]), len(est), added, tp - tp0])
+    return np.array([tp, len(f["labels"]), len(est), added, tp - tp0, len(f["reports"]) - len(reports)])
+
+
+VETOES = (0.0, 0.4, 0.5, 0.6)  # 0: no veto
 
 
 def learned_ops(kind, dense_gates=COS_GATES):
+    """Operating points (gate, z minimum, kind, veto) swept."""
     if kind == "cand":
-        return [(float(g), zm, "cand") for g in np.round(np.arange(0.30, 0.96, 0.025), 3) for zm in (0, 3, 5, 7, 9)]
-    if kind == "rel":
-        return [(float(g), zm, "rel") for g in np.round(np.arange(0.50, 1.51, 0.05), 2) for zm in (0, 3, 5, 7, 9)]
-    return [(g, zm, "dense") for g in dense_gates for zm in (3, 4, 5, 6, 7, 8, 9, 10, 12, 14)]
+        gz = [(float(g), zm) for g in np.round(np.arange(0.30, 0.96, 0.025), 3) for zm in (0, 3, 5, 7, 9)]
+    elif kind == "rel":
+        gz = [(float(g), zm) for g in np.round(np.arange(0.50, 1.51, 0.05), 2) for zm in (0, 3, 5, 7, 9)]
+    else:
+        gz = [(g, zm) for g in dense_gates for zm in (3, 4, 5, 6, 7, 8, 9, 10, 12, 14)]
+    return [(g, zm, kind, v) for g, zm in gz for v in VETOES]
 
 
-def best_op(files, kind):
-    tot = {op: sum(learned_at(f, op) for f in files) for op in learned_ops(kind)}
+def best_op(files, kind, veto):
+    """The operating point of the best pooled F1 over files (with the veto swept too if veto)."""
+    tot = {op: sum(learned_at(f, op) for f in files) for op in learned_ops(kind) if veto or op[3] == 0}
     return max(tot, key=lambda op: f1(tot[op][0], tot[op][1], tot[op][2]))
 
 
@@ -535,7 +544,13 @@ def learned_main(a):
                 reports, cands = pongd_candidates(a.pongd, wav, os.path.join(tmp, "cand.csv"))
                 x, _ = sf.read(wav)
                 xb = signal.sosfilt(band_sos(), x)
-                tpl = (MeanTemplates if a.tpl_mode == "mean" else StreamTemplates)(xb, cands, a, w)
+                kind = MeanTemplates if a.tpl_mode == "mean" else StreamTemplates
+                if a.oracle_templates:  # diagnostic: the same stream's clean file teaches the templates
+                    clean = wav.replace("snr%02d" % snr, "clean") if snr != "clean" else wav
+                    _, clean_cands = pongd_candidates(a.pongd, clean, os.path.join(tmp, "cand.csv"))
+                    tpl = kind(signal.sosfilt(band_sos(), sf.read(clean)[0]), clean_cands, a, w)
+                else:
+                    tpl = kind(xb, cands, a, w)
                 ct = np.array([c[0] for c in cands])
                 t0 = time.process_time()
                 sc = candidate_scores(xb, ct, tpl, a.lag)
@@ -543,7 +558,14 @@ def learned_main(a):
                 ncand += len(ct)
                 f = dict(labels=labels, reports=reports, tol=TOLERANCE[snr], cand_times=ct, cand_scores=sc,
                          rejected=np.array([c[2].startswith("x-") for c in cands]), tpl=tpl,
-                         reference=np.nan_to_num(tpl.reference(ct, sc), nan=np.inf))
+                         reference=np.full(len(ct), np.inf) if a.oracle_templates else
+                         np.nan_to_num(tpl.reference(ct, sc), nan=np.inf))
+                rel = np.where(np.isfinite(f["reference"]), sc[:, 0] / f["reference"], np.nan)
+                accepted = np.flatnonzero(~f["rejected"])
+                f["report_rel"] = np.full(len(reports), np.nan)  # the veto's score: the report's candidate's
+                for i, t in enumerate(reports):
+                    if len(accepted) and np.min(gap := np.abs(ct[accepted] - t)) <= 0.005:
+                        f["report_rel"][i] = rel[accepted[np.argmin(gap)]]
                 if a.dense and snr == 0:
                     z, cos = ceiling_scores(x, np.zeros((1, tpl.n)), bank_at=tpl.at)
                     shift = (tpl.lead - LEAD) / SR
@@ -564,42 +586,42 @@ def first_and_kth(tpl, k):
 
 
 def learned_report(a, files, conds):
+    """Per variant (scoring kind, with or without the veto): the operating point chosen at 0 dB on each half of the
+    seeds, the per-seed and pooled P/R/F1 at every condition with both, and the cross-fitted pooled figure."""
     half = {"11-15": [s for s in a.seed if s <= 15], "16-20": [s for s in a.seed if s > 15]}
-    kinds = ["cand", "rel"] + (["dense"] if a.dense else [])
-    for kind in kinds:
-        ops = {name: best_op([files[(s, 0)] for s in seeds], kind) for name, seeds in half.items() if seeds}
-        everyone = best_op([files[(s, 0)] for s in a.seed], kind)
-        print("\n==== %s: %s; gates (cosine%s, z) chosen at 0 dB on 11-15: %s, on 16-20: %s, on all: %s" % (
-            kind, {"cand": "every rejected pongd candidate", "rel": "every rejected candidate, gate relative to "
-                   "the templates' own scores", "dense": "dense scan (every sample)"}[kind],
-            " / reference" if kind == "rel" else "",
-            *(ops.get(n, (np.nan, np.nan))[:2] for n in half), everyone[:2]))
-        for snr in conds if kind != "dense" else [0]:
-            print("\n-- %s (+-%g ms)   pongd P/R/F1         fit 11-15: union P/R/F1 (+added/+tp)    "
-                  "fit 16-20: union P/R/F1 (+added/+tp)   tpl" % (snr, 1000 * TOLERANCE[snr]))
-            tot = {n: np.zeros(5) for n in ["pongd", *ops]}
-            for seed in a.seed:
-                f = files[(seed, snr)]
-                _, tp0 = matched(f["labels"], f["reports"], f["tol"])
-                p = np.array([tp0, len(f["labels"]), len(f["reports"]), 0, 0])
-                tot["pongd"] += p
-                cells = []
-                for n, op in ops.items():
-                    r = learned_at(f, op)
-                    tot[n] += r
-                    cells.append(prf(r) + " (+%d/+%d)%s" % (r[3], r[4], "*" if seed in half[n] else " "))
-                print("%-4s  %s   %s   %d" % (seed, prf(p), "   ".join(cells), len(f["tpl"].items)))
-            print("all   %s   %s" % (prf(tot["pongd"]), "   ".join(prf(tot[n]) + " (+%d/+%d) " % (tot[n][3], tot[n][4])
-                                                              for n in ops)))
-            held = sum(learned_at(files[(s, snr)], ops[n]) for n, seeds in half.items() if n in ops
-                       for s in a.seed if s not in seeds)
-            print("cross-fitted (each half scored with the other half's gates): %s (+%d added, +%d tp)"
-                  % (prf(held), held[3], held[4]))
-        if kind == "cand":
-            fs0 = [files[(s, 0)] for s in a.seed]
-            print("\nbest pooled 0 dB F1 by cosine gate (z >= best for that gate; all seeds): " + "  ".join(
-                "%.2f: %.3f" % (g, max(f1(*sum(learned_at(f, (g, zm, "cand")) for f in fs0)[:3])
-                                       for zm in (0, 3, 5, 7, 9))) for g in (0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)))
+    what = {"cand": "every rejected pongd candidate, absolute cosine gate",
+            "rel": "every rejected candidate, gate = factor x the templates' own median score (reference)",
+            "dense": "dense scan (every sample), absolute cosine gate"}
+    for kind in ["cand", "rel"] + (["dense"] if a.dense else []):
+        for veto in (False, True):
+            ops = {n: best_op([files[(s, 0)] for s in seeds], kind, veto) for n, seeds in half.items() if seeds}
+            print("\n==== %s%s: %s; (gate, z min, veto x reference) chosen at 0 dB on %s" % (
+                kind, " + veto" if veto else "", what[kind],
+                ", ".join("%s: (%g, %g, %g)" % (n, op[0], op[1], op[3]) for n, op in ops.items())))
+            for snr in conds if kind != "dense" else [0]:
+                learned_table(a, files, snr, ops, half)
+
+
+def learned_table(a, files, snr, ops, half):
+    print("-- %s dB (+-%g ms)  pongd P/R/F1       %s   tpl" % (snr, 1000 * TOLERANCE[snr], "   ".join(
+        "fit %s: P/R/F1 (+added/+tp/-vetoed) " % n for n in ops)))
+    tot = {n: np.zeros(6) for n in ["pongd", *ops]}
+    for seed in a.seed:
+        f = files[(seed, snr)]
+        p = learned_at(f, (np.inf, np.inf, "cand", 0.0))
+        tot["pongd"] += p
+        cells = []
+        for n, op in ops.items():
+            r = learned_at(f, op)
+            tot[n] += r
+            cells.append("%s (+%d/+%d/-%d)%s" % (prf(r), r[3], r[4], r[5], "*" if seed in half[n] else " "))
+        print("%-4s  %s   %s   %d" % (seed, prf(p), "   ".join(cells), len(f["tpl"].items)))
+    print("all   %s   %s" % (prf(tot["pongd"]), "   ".join(
+        "%s (+%d/+%d/-%d) " % (prf(tot[n]), *tot[n][3:]) for n in ops)))
+    held = sum(learned_at(files[(s, snr)], ops[n]) for n, seeds in half.items() if n in ops
+               for s in a.seed if s not in seeds)
+    print("cross-fitted (each half scored with the other half's point): %s (+%d added, +%d tp, -%d vetoed)"
+          % (prf(held), *held[3:]))
 
 
 def prf(r):
@@ -647,6 +669,9 @@ def main():
                                                                 "pongd's onset (default 1)")
     ap.add_argument("--lag", type=float, default=2.0, help="--learned: lags searched around a candidate's onset, "
                                                            "+-ms (default 2)")
+    ap.add_argument("--oracle-templates", action="store_true",
+                    help="--learned diagnostic: templates learned (same rules) from the same rally's clean file, "
+                         "scored on the noisy one: what noise-free templates of this very stream would give")
     ap.add_argument("--dense", action="store_true", help="--learned: also the dense scan at 0 dB (slow)")
     a = ap.parse_args()
     BAND = tuple(a.band)
