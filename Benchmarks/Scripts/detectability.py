@@ -23,6 +23,22 @@ Per labelled ball (onset .. onset + --window ms):
 The ceiling is an upper-bound-ish figure for a causal detector with template knowledge, not one pongd could ship
 (its gate and threshold are fitted on the files it is scored on unless --fit-on says otherwise).
 
+--learned asks what a stage pongd could ship gets without that knowledge: templates learned from the stream itself.
+No parts are re-created; per rally WAV (0, 10, 20 dB and clean) `pongd detect --candidates` gives the reports and
+every candidate. Templates: the candidates pongd accepted with a verdict in --tpl-verdicts and attack_db >=
+--tpl-attack, their band-passed (700 Hz-10 kHz) mix from onset - --tpl-lead .. + --window ms, usable 50 ms after
+their onset; the -k most recent (or clearest), each at every --tpl-rates rate (or, --tpl-mode mean, running means
+of them). Every candidate is scored by its best cosine with a usable template after the ceiling's causal whitening
+(LPC order 32 on the previous 0.5 s), lags +-(--lag) ms around its onset, with that match's z-score. Then:
+  cand   a rejected candidate whose cosine >= a gate (and z >= a minimum) is added to pongd's reports;
+  rel    the same, with the gate a factor of the stream's reference: the median score of the usable templates' own
+         reports against the templates before them (what a ball scores in this stream, at its noise, now);
+  veto   (swept with each) a report whose candidate scores under a factor of the reference is dropped;
+  dense  (--dense, 0 dB) the ceiling's dense scan with the learned bank instead of candidates.
+Additions lie >= 25 ms from any report and each other. Operating points are chosen for the best pooled 0 dB F1 on
+seeds 11-15 and scored on 16-20, and the reverse; the same points are scored at 10, 20 dB and clean (+-5, +-2,
++-2 ms). CPU per candidate and a stream's template storage are printed.
+
   detectability.py                                   seeds 11-20 from /work/realcorpus and /work/realcorpus-tune2
   detectability.py --seed 11 --seed 12 --snr 0       some seeds, one condition
   detectability.py --corpus DIR --seed 11            another folder built by real_corpus.py --split tune
@@ -31,16 +47,21 @@ The ceiling is an upper-bound-ish figure for a causal detector with template kno
   detectability.py --rates 0.9 1.0 1.1               a coarser template bank (default 0.90..1.10 by 0.01)
   detectability.py --energy 2                        a timbre-blind "ceiling": whitened band energy over 2 ms
   detectability.py --band 700 2500 --snr 0           the ceiling on a narrower band
+  detectability.py --learned -k 32 --tpl-rates 0.96 0.98 1 1.02 1.04    stream-learned templates (~70 s)
+  detectability.py --learned -k 16 --snr 0 --dense    ... and the dense scan with them
+  detectability.py --learned --oracle-templates       templates from the same rally's clean file (a diagnostic)
 
 Tuning seeds only (11-20); folders of the held-out or independent splits are refused. Needs numpy, scipy,
 soundfile, mir_eval, real_corpus.py's noises (../../../shared/tools/gen_corpus.py, its _speech_cache in the corpus
-folder) and the release pongd (--pongd). Single process; ~20-40 s per seed.
+folder) and the release pongd (--pongd). Single process; ~20-40 s per seed (--learned: ~2-7 s).
 """
 import argparse
 import csv
 import os
 import subprocess
 import sys
+import tempfile
+import time
 
 import mir_eval
 import numpy as np
@@ -529,8 +550,6 @@ def best_op(files, kind, veto):
 def learned_main(a):
     """--learned: the F1 of pongd's reports plus the rejected candidates (or dense-scan peaks) that a template
     learned from the same stream's earlier clear reports matches; gates chosen on one half of the seeds."""
-    import tempfile
-    import time
     w = int(round(a.window * SR / 1000))
     conds = [*a.snr, "clean"]
     files, cpu, ncand = {}, 0.0, 0
@@ -574,9 +593,9 @@ def learned_main(a):
                 print("seed %d %5s: %d candidates (%d rejected), %d reports, %d templates learned (first usable "
                       "%.1f s, %d-th %.1f s)" % (seed, snr, len(ct), f["rejected"].sum(), len(reports),
                                                   len(tpl.items), *first_and_kth(tpl, a.k)), flush=True)
-    print("\ncandidate scoring: %.2f ms CPU per candidate (%d candidates); a stream stores K x rates x %d samples "
-          "= %d floats (%.1f kB as float32)" % (1000 * cpu / max(ncand, 1), ncand, tpl.n,
-                                                a.k * tpl.nrates * tpl.n, a.k * tpl.nrates * tpl.n * 4 / 1024))
+    size = tpl.at(len(xb)).size  # the last file's bank at its end (full)
+    print("\ncandidate scoring: %.2f ms CPU per candidate (%d candidates); a stream's bank: %d floats (%.1f kB as "
+          "float32), %d samples a template" % (1000 * cpu / max(ncand, 1), ncand, size, size * 4 / 1024, tpl.n))
     learned_report(a, files, conds)
 
 
