@@ -85,8 +85,9 @@ extension RunEvidence {
     /// `runStartInnovationShortestSeconds` or more after the first); −∞ otherwise.
     func looseInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness, ring: SampleRing) -> Float {
         guard features.attackDB >= parameters.runStartInnovationAttackDB,
-              likeness != .looseSecond || bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
-                             after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
+              likeness != .looseSecond
+                  || bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
+                                    after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
         else { return -.infinity }
         return innovationDB(at: onset, ring: ring) ?? -.infinity
     }
