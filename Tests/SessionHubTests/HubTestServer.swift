@@ -115,7 +115,6 @@ final class HubTestServer {
     }
 }
 
-/// Reads a JSON text message.
 /// Polls `condition` every 20 ms until it holds or `within` has passed; whether it held. The caller asserts what it
 /// needs (a test that only waits for a server-side effect before its next step ignores the result).
 @discardableResult
@@ -128,6 +127,7 @@ func waitUntil(within: Duration, _ condition: () throws -> Bool) async throws ->
     return true
 }
 
+/// Reads a JSON text message.
 func jsonObject(_ text: String?) -> [String: Any] {
     guard let text, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
         return [:]
