@@ -39,9 +39,9 @@ struct CandidateRules {
     }
 
     /// `verdict`, and the rule that decided it (diagnostics: `ImpactDetector.candidateObserver`; an enum, nothing
-    /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate, or a run's second or third
-    /// bounce, fails to predict its onset (`DetectorParameters.runInnovationDB`, `runStartInnovationDB`; −∞ when not
-    /// measured); `ringPredicted` when that ring predicted an on-time candidate (`DetectorParameters.
+    /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate, a run's second or third
+    /// bounce, or a loosely shaped one, fails to predict its onset (`DetectorParameters.runInnovationDB`,
+    /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted an on-time candidate (`DetectorParameters.
     /// runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
@@ -162,6 +162,9 @@ struct CandidateRules {
     /// An on-time candidate the on-time rule does not take still matches when the ring before it could not predict
     /// its onset (`ringInnovationDB` ≥ `DetectorParameters.runInnovationDB`, `unpredicted`).
     /// An on-time candidate the ring before it predicted (`ringPredicted`) matches no rule: it is the ring's stirring.
+    /// A loosely shaped bounce (`RunLikeness.looseSecond`, `.looseThird`, `.looseLater`) matches on a second bounce's
+    /// evidence (`startsOnAttack` or `startUnpredicted`) only when `ringInnovationDB` reaches
+    /// `DetectorParameters.runLooseInnovationDB` and its onset frame is no flatter than `runLooseFlatnessDB`.
     func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
                     ringPredicted: Bool = false) -> Bool {
         let attack: Float

@@ -225,8 +225,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// is its second bounce only when the ring before it could not predict it by `runLooseInnovationDB` and its
     /// spectrum is no flatter than `runLooseFlatnessDB`, on the attack either second-bounce rule asks. A ball that
     /// rings long (a racket's rubber as the ball, a live table) strikes again inside its own ring, which bends its
-    /// first 2.5 ms' band shape 2.5–4.5 dB from the first bounce's; the innovation (12 dB let a real clap after a
-    /// clap through, 14 did not) and the flatness keep out the room's sounds after a sound the stream took for a ball.
+    /// first 2.5 ms' band shape 2.7–4.4 dB from the first bounce's (the swapped source); the innovation (12 dB let a
+    /// real clap after a clap through, 14 did not) and the flatness keep out the room's sounds after a sound the
+    /// stream took for a ball.
     public var runLikeFirstLooseShapeDB: Float = 6
     /// See `runLikeFirstLooseShapeDB` (dB).
     public var runLooseInnovationDB: Float = 14

@@ -22,8 +22,9 @@ final class RunEvidence {
         /// How it sounds against the last impact, where a ball bouncing on would strike next.
         var likeness: RunLikeness
         /// How far the ring before an on-time candidate fails to predict it, for the unpredicted-bounce rule
-        /// (`DetectorParameters.runInnovationDB`), or before a run's second or third bounce, for the unpredicted
-        /// start (`runStartInnovationDB`); −∞ where those rules cannot take it.
+        /// (`DetectorParameters.runInnovationDB`), before a run's second or third bounce, for the unpredicted
+        /// start (`runStartInnovationDB`), or before a loosely shaped bounce, for the loose rule
+        /// (`runLooseInnovationDB`); −∞ where those rules cannot take it.
         var unpredictedDB: Float
         /// The ring before an on-time candidate predicted it (`DetectorParameters.runOnTimePredictedDB`).
         var predicted: Bool
@@ -56,7 +57,9 @@ final class RunEvidence {
     }
 
     /// How a candidate at `onset` with `features` fits the run; the ring's innovation (`ring`, the detector's
-    /// high-passed samples) is measured only for an on-time candidate that `rules`' on-time rule does not take.
+    /// high-passed samples) is measured only where a rule may ask it: an on-time candidate that `rules`' on-time rule
+    /// does not take, a second or third bounce short of its attack (`startInnovation`), a loosely shaped bounce
+    /// (`looseInnovation`).
     func assess(_ onset: Int64, _ features: ImpactFeatures, rules: CandidateRules, ring: SampleRing) -> Assessment {
         let followsImpact = follows(onset, features.bandLevelsDB)
         let likeness = likeness(onset, features, followsImpact)
