@@ -258,22 +258,34 @@ struct CandidateRulesTests {
         let decided = rules().decision(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
                                        ringInnovationDB: 16)
         #expect(decided.rule.yieldsToApplause, "it rests on timbre: applause vetoes it")
-        #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
-                                          ringInnovationDB: 12)), "12 dB: a clap after a clap rises that far")
+        #expect(!takenLoosely(second, innovation: 12), "12 dB: a clap after a clap rises that far")
         var flat = second
         flat.flatnessDB = -5  // a clap fills its spectrum like noise
-        #expect(!isImpact(rules().verdict(flat, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
-                                          ringInnovationDB: 16)), "flat")
+        #expect(!takenLoosely(flat, innovation: 16), "flat")
+        #expect(takenLoosely(flat, innovation: 16) { $0.runLooseFlatnessDB = 0 }, "flatness not asked")
         var growing = second
         growing.decayDB = 4  // over either second-bounce rule's growth
-        #expect(!isImpact(rules().verdict(growing, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
-                                          ringInnovationDB: 16)), "it grows")
+        #expect(!takenLoosely(growing, innovation: 16), "it grows")
         var faint = second
         faint.attackDB = 4
-        #expect(!isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
-                                          ringInnovationDB: 16)), "under either second-bounce rule's attack")
+        #expect(!takenLoosely(faint, innovation: 16), "under either second-bounce rule's attack")
+        // Under the attack rule's 10 dB and rising in one band: on the unpredicted start's evidence (5 dB, one band,
+        // not growing), which `runstartinnov=0` turns off for the loose rule too.
+        var oneBand = second
+        (oneBand.attackDB, oneBand.risingBands) = (6, 1)
+        #expect(!isImpact(rules().verdict(oneBand, evidence: .wholeBand, typicalAttackDB: 40)), "premise: no timbre rule")
+        #expect(takenLoosely(oneBand, innovation: 16), "on the unpredicted start's attack")
+        #expect(!takenLoosely(oneBand, innovation: 16) { $0.runStartInnovationDB = 0 }, "the unpredicted start off")
         #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .none,
                                           ringInnovationDB: 16)), "unlike the first")
+    }
+
+    /// Whether the rules (`tune`d) take `features` as a loosely shaped second bounce (`RunLikeness.looseSecond`)
+    /// whose ring could not predict it by `innovation` dB.
+    private func takenLoosely(_ features: ImpactFeatures, innovation: Float,
+                              _ tune: (inout DetectorParameters) -> Void = { _ in }) -> Bool {
+        isImpact(rules(tune).verdict(features, evidence: .wholeBand, typicalAttackDB: 40, likeness: .looseSecond,
+                                     ringInnovationDB: innovation))
     }
 
     @Test("an on-time bounce under the on-time rule's attack is the next bounce when the ring before it could not predict it")
