@@ -71,6 +71,7 @@ from scipy import linalg, ndimage, signal
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import real_corpus as rc  # noqa: E402
+import score_onsets  # noqa: E402  (../../../shared/tools, on the path real_corpus set)
 gc = rc.gc
 SR = rc.SR
 TUNING = rc.TUNING_SEEDS + rc.TUNING2_SEEDS
@@ -101,33 +102,12 @@ def rally_parts(seed, corpus, dur=60.0):
 
 
 def phone_gain(x, rng):
-    """real_corpus.phone split in two: its band filter (a function) and its total gain curve (AGC / limiter)."""
-    hp, lp = rng.uniform(80, 300), rng.uniform(7000, 16000)
-    hs = signal.butter(2, hp, "highpass", fs=SR, output="sos")
-    ls = signal.butter(4, lp, "lowpass", fs=SR, output="sos")
-
-    def band(v):
-        return signal.sosfilt(ls, signal.sosfilt(hs, v))
-
+    """real_corpus.phone in two: its band filter (a function) and its total gain curve (AGC / limiter) on x."""
+    band, _ = rc.phone_band(rng)
     xb = band(x)
-    block = SR // 100
-    nb = len(xb) // block
-    p = np.mean(xb[: nb * block].reshape(nb, block) ** 2, axis=1)
-    env = signal.lfilter([0.02], [1, -0.98], p)
-    want = np.clip(-26 - 10 * np.log10(env + 1e-12), -20, 30)
-    gain_db = np.empty(nb)
-    g = want[0]
-    for i in range(nb):
-        g += np.clip(want[i] - g, -0.1, 0.1)
-        gain_db[i] = g
-    gain = np.repeat(gc.db(gain_db), block)
-    gain = np.concatenate([gain, np.full(len(xb) - len(gain), gain[-1])])
-    y = xb * gain
-    limit = gc.db(-3)
-    over = np.maximum(np.abs(y) / limit, 1.0)
-    a = np.exp(-1 / (0.05 * SR))
-    red = np.maximum(signal.lfilter([1 - a], [1, -a], over), over)
-    return band, gain / red, float(np.mean(red > 1.0001))
+    agc = rc.phone_agc(xb)
+    red = rc.phone_limiter(xb * agc)
+    return band, agc / red, float(np.mean(red > 1.0001))
 
 
 def phone_parts(parts, snr):
@@ -300,12 +280,15 @@ def corpus_dir(a, seed):
     return d
 
 
-def seed_files(a, seed):
-    """The seed's folder, its rally WAV per condition and its labels' CSV; exits saying what is missing."""
+def seed_files(a, seed, conds, speech=True):
+    """The seed's folder, its rally WAV per condition (dB, or "clean") and its labels' CSV; exits saying what is
+    missing (with `speech`, real_corpus's speech cache too: the parts re-create the bed)."""
     d = corpus_dir(a, seed)
-    wavs = {snr: os.path.join(d, "real%d_rally_snr%02d.wav" % (seed, snr)) for snr in a.snr}
+    wavs = {c: os.path.join(d, "real%d_rally_%s.wav" % (seed, "clean" if c == "clean" else "snr%02d" % c))
+            for c in conds}
     events = os.path.join(d, "real%d_rally_events.csv" % seed)
-    missing = [f for f in [*wavs.values(), events, os.path.join(d, "_speech_cache")] if not os.path.exists(f)]
+    needed = [*wavs.values(), events] + ([os.path.join(d, "_speech_cache")] if speech else [])
+    missing = [f for f in needed if not os.path.exists(f)]
     if missing:
         split = "tune" if seed in rc.TUNING_SEEDS else "tune2"
         sys.exit("detectability: missing %s (build them: real_corpus.py --split %s --out %s)"
@@ -314,12 +297,11 @@ def seed_files(a, seed):
 
 
 def analyse_seed(a, seed, bank, w):
-    d, wavs, events = seed_files(a, seed)
+    d, wavs, events = seed_files(a, seed, a.snr)
     parts = rally_parts(seed, d)
     labels = np.array(sorted(t for t, _, _ in parts["labels"]))
     order = np.argsort([t for t, _, _ in parts["labels"]])  # label k -> strand order[k] % 8
-    with open(events) as f:
-        filed_labels = np.array([float(r[0]) for r in csv.reader(f) if r and not r[0].startswith("time")])
+    filed_labels = score_onsets.load(events, None, None)[0]
     if len(filed_labels) != len(labels) or np.max(np.abs(filed_labels - labels)) > 1.0 / SR:
         sys.exit("detectability: seed %d's replicated labels differ from %s: real_corpus.py changed since the "
                  "corpus was built; rebuild it" % (seed, events))
@@ -555,17 +537,15 @@ def learned_main(a):
     files, cpu, ncand = {}, 0.0, 0
     with tempfile.TemporaryDirectory() as tmp:
         for seed in a.seed:
-            d = corpus_dir(a, seed)
-            with open(os.path.join(d, "real%d_rally_events.csv" % seed)) as fh:
-                labels = np.array([float(r[0]) for r in csv.reader(fh) if r and not r[0].startswith("time")])
-            for snr in conds:
-                wav = os.path.join(d, "real%d_rally_%s.wav" % (seed, "clean" if snr == "clean" else "snr%02d" % snr))
+            _, wavs, events = seed_files(a, seed, conds, speech=False)
+            labels = score_onsets.load(events, None, None)[0]
+            for snr, wav in wavs.items():
                 reports, cands = pongd_candidates(a.pongd, wav, os.path.join(tmp, "cand.csv"))
                 x, _ = sf.read(wav)
                 xb = signal.sosfilt(band_sos(), x)
                 kind = MeanTemplates if a.tpl_mode == "mean" else StreamTemplates
                 if a.oracle_templates:  # diagnostic: the same stream's clean file teaches the templates
-                    clean = wav.replace("snr%02d" % snr, "clean") if snr != "clean" else wav
+                    clean = wavs["clean"]
                     _, clean_cands = pongd_candidates(a.pongd, clean, os.path.join(tmp, "cand.csv"))
                     tpl = kind(signal.sosfilt(band_sos(), sf.read(clean)[0]), clean_cands, a, w)
                 else:

@@ -171,11 +171,16 @@ def room_ir(rng):
     return tail, rt60
 
 
-def phone(x, rng):
-    """A phone microphone: band limit, slow AGC toward -26 dBFS (at most +30 dB), a fast peak limiter at -3 dBFS."""
+def phone_band(rng):
+    """A phone microphone's band limit, its corners drawn from rng: a function of the signal, and the corners (Hz)."""
     hp, lp = rng.uniform(80, 300), rng.uniform(7000, 16000)
-    x = signal.sosfilt(signal.butter(2, hp, "highpass", fs=SR, output="sos"), x)
-    x = signal.sosfilt(signal.butter(4, lp, "lowpass", fs=SR, output="sos"), x)
+    hs = signal.butter(2, hp, "highpass", fs=SR, output="sos")
+    ls = signal.butter(4, lp, "lowpass", fs=SR, output="sos")
+    return (lambda v: signal.sosfilt(ls, signal.sosfilt(hs, v))), (hp, lp)
+
+
+def phone_agc(x):
+    """A phone's slow AGC toward -26 dBFS (at most +30 dB) on its band-limited signal x: the gain per sample."""
     block = SR // 100  # 10 ms blocks
     nb = len(x) // block
     p = np.mean(x[: nb * block].reshape(nb, block) ** 2, axis=1)
@@ -187,14 +192,25 @@ def phone(x, rng):
         g += np.clip(want[i] - g, -0.1, 0.1)
         gain_db[i] = g
     gain = np.repeat(gc.db(gain_db), block)
-    gain = np.concatenate([gain, np.full(len(x) - len(gain), gain[-1] if len(gain) else 1.0)])
-    y = x * gain
-    # peak limiter: instant attack, 50 ms release
+    return np.concatenate([gain, np.full(len(x) - len(gain), gain[-1] if len(gain) else 1.0)])
+
+
+def phone_limiter(y):
+    """A phone's peak limiter at -3 dBFS (instant attack, 50 ms release) on y: its reduction per sample (>= 1; y is
+    divided by it)."""
     limit = gc.db(-3)
     over = np.maximum(np.abs(y) / limit, 1.0)
     red = signal.lfilter([1 - np.exp(-1 / (0.05 * SR))], [1, -np.exp(-1 / (0.05 * SR))], over)
-    red = np.maximum(red, over)
-    return y / red, dict(hp=hp, lp=lp)
+    return np.maximum(red, over)
+
+
+def phone(x, rng):
+    """A phone microphone: band limit, slow AGC toward -26 dBFS (at most +30 dB), a fast peak limiter at -3 dBFS.
+    detectability.py applies the same stages to a mix's parts."""
+    band, (hp, lp) = phone_band(rng)
+    x = band(x)
+    y = x * phone_agc(x)
+    return y / phone_limiter(y), dict(hp=hp, lp=lp)
 
 
 def rally_times(rng, dur):
