@@ -133,6 +133,15 @@ struct RealCorpusToolTests {
         #expect(without.found <= 95, "two bands \(without)")
     }
 
+    @Test("retune.py chooses on tuning splits only: a held-out or independent folder, or a source other than the tuning ones, is refused with a message")
+    func retuneRefusesHeldOut() throws {
+        let retune = Self.repository.appendingPathComponent("Benchmarks/Scripts/retune.py").path
+        for spec in ["/nowhere:heldout", "/nowhere:independent", "/nowhere:tune:facepunch", "/a:b:c:d"] {
+            let run = try ToolRun.run(Self.python, [retune, "pongd", "--corpus", spec])
+            #expect(run.status == 1 && run.stderr.contains("retune: \(spec)"), "\(spec): \(run.status) \(run.stderr)")
+        }
+    }
+
     /// real_corpus.py's dropped balls of one tuning seed (`--source swapped`: csmash's racket recording as the ball), in
     /// one condition (`clean`, `snr20`), and what `pongd detect` finds of them.
     struct CorpusDrop {
