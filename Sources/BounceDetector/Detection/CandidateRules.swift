@@ -287,6 +287,8 @@ package enum CandidateRule: UInt8, Sendable {
     case streamLike
     /// Accepted by the learned score.
     case model
+    /// Accepted: rejected by the rules, but it sounds like the stream's own balls (`BallTemplates`).
+    case template
     /// Accepted by the resonance score.
     case resonance
     /// Accepted by the struck-object score.
@@ -311,6 +313,8 @@ package enum CandidateRule: UInt8, Sendable {
     case notBall
     /// Rejected: the learned score is sure it is none.
     case modelVeto
+    /// Rejected: accepted on its timbre, but it sounds like none of the stream's own balls (`BallTemplates`).
+    case templateVeto
     /// Rejected: accepted on its timbre alone, but within applause (`ApplauseTrain`).
     case applause
 
@@ -328,6 +332,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .rejectedRun: "rejrun"
         case .streamLike: "streamlike"
         case .model: "model"
+        case .template: "template"
         case .resonance: "resonance"
         case .struck: "struck"
         case .clear: "clear"
@@ -340,6 +345,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .held: "x-held"
         case .notBall: "x-notball"
         case .modelVeto: "x-model"
+        case .templateVeto: "x-template"
         case .applause: "x-applause"
         }
     }
@@ -349,7 +355,16 @@ package enum CandidateRule: UInt8, Sendable {
     /// of a dropped ball, every other one, keep a steady beat.)
     var yieldsToApplause: Bool {
         switch self {
-        case .clear, .struck, .resonance, .streamLike, .model, .runLoose: true
+        case .clear, .struck, .resonance, .streamLike, .model, .runLoose, .template: true
+        default: false
+        }
+    }
+
+    /// Whether a report it accepted may teach the stream's templates (`BallTemplates`): accepted on the ball's own
+    /// timbre, not on the run's evidence nor on the templates themselves.
+    var learnsTemplate: Bool {
+        switch self {
+        case .clear, .struck, .resonance, .streamLike: true
         default: false
         }
     }
@@ -390,4 +405,9 @@ package struct CandidateDecision: Sendable {
     /// The ring's prediction error over its first milliseconds, over the fit's (`RingPredictor.innovationDB`; NaN
     /// when not measured).
     package var innovationDB: Float = .nan
+    /// Its best cosine with the stream's templates (`BallTemplates`; NaN when not scored) and the stream's
+    /// reference then (NaN before it has one).
+    package var templateCosine: Float = .nan
+    /// See `templateCosine`.
+    package var templateReference: Float = .nan
 }

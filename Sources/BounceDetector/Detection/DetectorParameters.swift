@@ -264,6 +264,44 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `rejectedRunShapeDB`: the bands (of seven) that must rise abruptly in each of them. One: a drop nobody
     /// heard is faint or odd, and its second bounce, inside the first's ring, rose in one band only (tune2's seed 20).
     public var rejectedRunBands = 1
+    /// The stream's own balls as waveform templates (`BallTemplates`; 0 = off): this many of its latest reports
+    /// accepted on timbre with `templateLearnAttackDB` of attack, whitened, at five rates (0.96–1.04). A rejected
+    /// candidate whose best cosine with them reaches `templateAcceptShare` × the stream's reference (the median of
+    /// the templates' own scores) and `templateFloor` is a ball; a report accepted on timbre alone under
+    /// `templateVetoShare` × the reference is none. Once `templateMinimum` templates have a score.
+    public var templateCount = 32
+    /// See `templateCount` (s): the template's span before the onset, its whole length, the lag searched either side,
+    /// and the stretch before the window the whitening predictor is fitted on.
+    public var templateLeadSeconds = 0.001
+    /// See `templateLeadSeconds`.
+    public var templateLengthSeconds = 0.0065
+    /// See `templateLeadSeconds`.
+    public var templateLagSeconds = 0.002
+    /// See `templateLeadSeconds`.
+    public var templateFitSeconds = 0.04
+    /// See `templateCount` (dB).
+    public var templateLearnAttackDB: Float = 12
+    /// See `templateCount`.
+    public var templateAcceptShare: Float = 0.8
+    /// See `templateCount`.
+    public var templateFloor: Float = 0.5
+    /// See `templateCount` (0 = no veto).
+    public var templateVetoShare: Float = 0
+    /// See `templateCount`.
+    public var templateMinimum = 4
+    /// See `templateCount`: only rejected candidates with at least this attack (dB) are scored (the cost)…
+    public var templateScoreAttackDB: Float = 4
+    /// …and at most this (dB): the templates recover balls the room drowned; a candidate that clears the room by
+    /// more was rejected by the timbre rules for what it is (a clap in a quiet room matches a ball's template at 0.4–0.5).
+    public var templateRecoverAttackDB: Float = 20
+    /// …and only where the stream's balls typically clear the room by at most this (dB, `StreamTypicals.attackDB`):
+    /// in a quieter room the rules miss no ball the templates could give back, and what they add there is the room's.
+    public var templateRecoverTypicalDB: Float = 20
+    /// …and at least this long after the last report (s): a ball's ring stirs like the ball itself.
+    public var templateAfterReportSeconds = 0.06
+    /// A recovered candidate's excess must lie in lines this much (`ImpactFeatures.tonality`): a struck ball rings; a
+    /// clap or a shuffle that happens to correlate with a template is noise.
+    public var templateTonality: Float = 0.5
     /// A candidate that sounds like this stream's balls (`StreamTypicals.resembles`: its band levels' shape within
     /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
     /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in

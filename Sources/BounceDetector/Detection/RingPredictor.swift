@@ -113,6 +113,16 @@ struct RingPredictor {
         return 10 * log10(max(sum / Float(length) / fitError, 1e-6))
     }
 
+    /// Fits the predictor on the `fitLength` samples before `fitEnd`, then writes the prediction error of the `count`
+    /// samples from `start` into `out`: those samples whitened by what came before them (a room's babble or hum is
+    /// what the fit predicts; a new impact is not). False if the fit is degenerate.
+    func whiten(_ ring: SampleRing, fitEnd: Int64, from start: Int64, count: Int, into out: UnsafeMutablePointer<Float>)
+        -> Bool {
+        guard let fitError = prepare(ring, before: fitEnd), fitError > 0 else { return false }
+        for i in 0..<count { out[i] = error(ring, at: start + Int64(i)) }
+        return true
+    }
+
     /// Fits the predictor on the `fitLength` samples before `from`; returns the fit's own mean error power (nil if
     /// the fit is degenerate).
     private func prepare(_ ring: SampleRing, before from: Int64) -> Float? {

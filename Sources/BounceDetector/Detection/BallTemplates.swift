@@ -1,0 +1,219 @@
+/// The stream's own balls as waveform templates: a candidate that sounds like this ball struck again is a ball,
+/// whatever its level; a sound the timbre rules took that sounds like none of them is not.
+///
+/// A ball's first milliseconds are a fixed waveform (a shell's and a table's modes, struck the same way), pitched a
+/// few per cent up or down by where and how hard it is struck. Under babble at 0 dB the onset's band energies drown,
+/// but the waveform does not: correlated against a template of the same ball, after both are whitened by what the
+/// room sounded like just before (a linear predictor of the last `fitLength` samples: babble and hum are what it
+/// predicts), a faint ball still stands out (offline, `detectability.py --learned`: 0 dB rallies 0.80 → 0.86).
+///
+/// Templates are learned from the stream's own clear reports (the detector chooses which), each stored whitened at
+/// `rates` playback rates and normalised; a window is scored by its best cosine with any of them over ±`lag`
+/// samples. Coarse to fine, to keep the cost per candidate small: every template at rate 1 on every other lag, then
+/// the best `refine` templates at every rate around the best lag. The stream's *reference* is the median of the
+/// templates' own scores against the ones before them: what this ball in this room scores against itself, so a
+/// gate relative to it carries from a quiet room to a loud one. Fixed storage: nothing is allocated after `init`.
+final class BallTemplates {
+    /// Samples of a template: `lead` before the onset, the rest after it.
+    let length: Int
+    let lead: Int
+    /// Lag searched on either side of the onset (samples).
+    let lag: Int
+    /// Templates kept (the most recent), and their rate copies.
+    let capacity: Int
+    let rates: [Double]
+    /// Templates rescored at every rate around the best lag.
+    let refine = 3
+    /// The coarse search's lag step (samples); the fine one covers the gaps.
+    let coarseStep = 4
+    private let whitener: RingPredictor
+    /// capacity × rates × length, each row unit-norm.
+    private let bank: UnsafeMutablePointer<Float>
+    private let selfScores: UnsafeMutablePointer<Float>
+    private let sortScratch: UnsafeMutablePointer<Float>
+    /// The whitened window: `length + 2 × lag` samples, plus a rate copy's reach on either side.
+    private let window: UnsafeMutablePointer<Float>
+    private let windowLength: Int
+    private let reach: Int
+    /// Running energy of `window` (prefix sums) for each lag's norm.
+    private let energy: UnsafeMutablePointer<Float>
+    private let bestTemplates: UnsafeMutablePointer<Int>
+    private let bestCosines: UnsafeMutablePointer<Float>
+    private(set) var stored = 0
+    private var next = 0
+    private var scored = 0
+
+    /// A window's best match: its cosine with the closest template and rate, at its best lag.
+    struct Match: Equatable {
+        var cosine: Float
+    }
+
+    /// `capacity` templates of `length` samples (`lead` before the onset) at `rates`, searched over ±`lag`, whitened
+    /// by a predictor fitted on the `fitLength` samples before each window.
+    init(capacity: Int, length: Int, lead: Int, lag: Int, rates: [Double], fitLength: Int) {
+        self.capacity = max(1, capacity)
+        self.length = max(8, length)
+        self.lead = max(0, lead)
+        self.lag = max(0, lag)
+        self.rates = rates.isEmpty ? [1] : rates
+        let widest = self.rates.map { abs($0 - 1) }.max() ?? 0
+        reach = Int((Double(self.length) * widest).rounded(.up)) + 2
+        windowLength = self.length + 2 * self.lag + 2 * reach
+        whitener = RingPredictor(order: 16, fitLength: fitLength)
+        bank = .allocate(capacity: self.capacity * self.rates.count * self.length)
+        bank.initialize(repeating: 0, count: self.capacity * self.rates.count * self.length)
+        selfScores = .allocate(capacity: self.capacity)
+        selfScores.initialize(repeating: 0, count: self.capacity)
+        sortScratch = .allocate(capacity: self.capacity)
+        sortScratch.initialize(repeating: 0, count: self.capacity)
+        window = .allocate(capacity: windowLength)
+        window.initialize(repeating: 0, count: windowLength)
+        energy = .allocate(capacity: windowLength + 1)
+        energy.initialize(repeating: 0, count: windowLength + 1)
+        bestTemplates = .allocate(capacity: refine)
+        bestTemplates.initialize(repeating: 0, count: refine)
+        bestCosines = .allocate(capacity: refine)
+        bestCosines.initialize(repeating: 0, count: refine)
+    }
+
+    deinit {
+        whitener.deallocate()
+        bank.deallocate()
+        selfScores.deallocate()
+        sortScratch.deallocate()
+        window.deallocate()
+        energy.deallocate()
+        bestTemplates.deallocate()
+        bestCosines.deallocate()
+    }
+
+    /// Samples of history a window needs before its onset (the fit, the lag, the lead, the rate copies' reach).
+    static func history(length: Int, lead: Int, lag: Int, rates: [Double], fitLength: Int) -> Int {
+        let widest = rates.map { abs($0 - 1) }.max() ?? 0
+        return fitLength + lead + lag + Int((Double(length) * widest).rounded(.up)) + 2
+    }
+
+    /// Samples a window reads after its onset: the decision must come no earlier.
+    var after: Int { length - lead + lag + reach }
+
+    /// The median of the templates' own scores against the templates before them, once `minimum` have one.
+    func reference(minimum: Int) -> Float? {
+        let count = min(scored, capacity)
+        guard count >= max(1, minimum) else { return nil }
+        for i in 0..<count { sortScratch[i] = selfScores[i] }
+        var sorted = UnsafeMutableBufferPointer(start: sortScratch, count: count)
+        sorted.sort()
+        return count % 2 == 1 ? sortScratch[count / 2] : 0.5 * (sortScratch[count / 2 - 1] + sortScratch[count / 2])
+    }
+
+    /// The best match of the window at `onset` (the high-passed `ring`, which must hold `onset + length - lead + lag`),
+    /// or nil with no template yet or a degenerate fit.
+    func match(at onset: Int64, ring: SampleRing) -> Match? {
+        guard stored > 0, whiten(at: onset, ring: ring) else { return nil }
+        return best()
+    }
+
+    /// Learns the window at `onset` as the newest template (first scoring it against the ones before it, for the
+    /// reference); the oldest is forgotten once `capacity` are kept.
+    func learn(at onset: Int64, ring: SampleRing) {
+        guard whiten(at: onset, ring: ring) else { return }
+        if stored > 0 {
+            selfScores[scored % capacity] = best().cosine
+            scored += 1
+        }
+        // The window's samples at the onset's own alignment (lag 0) at each rate, around the onset.
+        let center = reach + lag + lead
+        for (r, rate) in rates.enumerated() {
+            let row = bank + (next * rates.count + r) * length
+            var norm: Float = 0
+            for i in 0..<length {
+                let position = Double(center) + Double(i - lead) * rate
+                let base = Int(position.rounded(.down))
+                let fraction = Float(position - Double(base))
+                let value = window[base] + fraction * (window[base + 1] - window[base])
+                row[i] = value
+                norm += value * value
+            }
+            let scale = norm > 0 ? 1 / norm.squareRoot() : 0
+            for i in 0..<length { row[i] *= scale }
+        }
+        next = (next + 1) % capacity
+        stored = min(stored + 1, capacity)
+    }
+
+    /// Whitens the window around `onset` into `window`, and its running energy into `energy`.
+    private func whiten(at onset: Int64, ring: SampleRing) -> Bool {
+        let start = onset - Int64(lead + lag + reach)
+        guard whitener.whiten(ring, fitEnd: start, from: start, count: windowLength, into: window) else { return false }
+        energy[0] = 0
+        for i in 0..<windowLength { energy[i + 1] = energy[i] + window[i] * window[i] }
+        return true
+    }
+
+    /// The best cosine over templates, rates and lags: every template at rate 1 every `coarseStep` lags, then the best
+    /// `refine` at every rate on every lag near their best.
+    private func best() -> Match {
+        let unit = rates.firstIndex(of: 1) ?? rates.count / 2
+        for i in 0..<refine { bestTemplates[i] = -1; bestCosines[i] = -.infinity }
+        var bestLag = 0
+        for t in 0..<stored {
+            let row = bank + (t * rates.count + unit) * length
+            var top: Float = -.infinity, topLag = 0
+            var shift = -lag
+            while shift <= lag {
+                let c = cosine(row, at: shift)
+                if c > top { (top, topLag) = (c, shift) }
+                shift += coarseStep
+            }
+            insert(t, top)
+            if bestTemplates[0] == t { bestLag = topLag }
+        }
+        var result = bestCosines[0]
+        for k in 0..<refine where bestTemplates[k] >= 0 {
+            for r in 0..<rates.count {
+                let row = bank + (bestTemplates[k] * rates.count + r) * length
+                for shift in max(-lag, bestLag - coarseStep)...min(lag, bestLag + coarseStep) {
+                    result = max(result, cosine(row, at: shift))
+                }
+            }
+        }
+        return Match(cosine: result)
+    }
+
+    /// Keeps the `refine` best templates by their rate-1 score.
+    private func insert(_ template: Int, _ score: Float) {
+        guard score > bestCosines[refine - 1] else { return }
+        var k = refine - 1
+        while k > 0 && bestCosines[k - 1] < score {
+            bestCosines[k] = bestCosines[k - 1]
+            bestTemplates[k] = bestTemplates[k - 1]
+            k -= 1
+        }
+        bestCosines[k] = score
+        bestTemplates[k] = template
+    }
+
+    /// The cosine of a unit-norm template row with the window's `length` samples starting `shift` from the onset's
+    /// alignment.
+    @inline(__always)
+    private func cosine(_ row: UnsafeMutablePointer<Float>, at shift: Int) -> Float {
+        let start = reach + lag + shift
+        let segment = energy[start + length] - energy[start]
+        guard segment > 0 else { return 0 }
+        let x = UnsafeRawPointer(window + start), t = UnsafeRawPointer(row)
+        let stride = MemoryLayout<Float>.stride
+        var lanes = SIMD8<Float>()
+        var i = 0
+        while i + 8 <= length {
+            lanes += x.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+                * t.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+            i += 8
+        }
+        var dot = lanes.sum()
+        while i < length {
+            dot += window[start + i] * row[i]
+            i += 1
+        }
+        return dot / segment.squareRoot()
+    }
+}
