@@ -290,7 +290,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `templateCount`.
     public var templateMinimum = 4
     /// See `templateCount`: only rejected candidates with at least this attack (dB) are scored (the cost)…
-    public var templateScoreAttackDB: Float = 4
+    public var templateScoreAttackDB: Float = 5.5
     /// …and at most this (dB): the templates recover balls the room drowned; a candidate that clears the room by
     /// more was rejected by the timbre rules for what it is (a clap in a quiet room matches a ball's template at 0.4–0.5).
     public var templateRecoverAttackDB: Float = 20

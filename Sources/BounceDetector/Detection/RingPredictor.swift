@@ -118,14 +118,14 @@ struct RingPredictor {
     /// what the fit predicts; a new impact is not). False if the fit is degenerate.
     func whiten(_ ring: SampleRing, fitEnd: Int64, from start: Int64, count: Int, into out: UnsafeMutablePointer<Float>)
         -> Bool {
-        guard let fitError = prepare(ring, before: fitEnd), fitError > 0 else { return false }
+        guard prepare(ring, before: fitEnd, measuringFit: false) != nil else { return false }
         for i in 0..<count { out[i] = error(ring, at: start + Int64(i)) }
         return true
     }
 
     /// Fits the predictor on the `fitLength` samples before `from`; returns the fit's own mean error power (nil if
-    /// the fit is degenerate).
-    private func prepare(_ ring: SampleRing, before from: Int64) -> Float? {
+    /// the fit is degenerate; 1 without `measuringFit`, which only whitening needs not).
+    private func prepare(_ ring: SampleRing, before from: Int64, measuringFit: Bool = true) -> Float? {
         let fitStart = from - Int64(fitLength)
         for i in 0..<fitLength { segment[i] = ring[fitStart + Int64(i)] * hann[i] }
         let raw = UnsafeRawPointer(segment)
@@ -152,6 +152,7 @@ struct RingPredictor {
         correlation[0] *= 1.0001  // a touch of white noise keeps the recursion stable
         guard fit() else { return nil }
         for k in 0..<order { reversed[k] = coefficients[order - k] }
+        guard measuringFit else { return 1 }
         var fitError: Float = 0
         var n = fitStart + Int64(order)
         while n < from {
