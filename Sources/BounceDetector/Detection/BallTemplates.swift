@@ -200,20 +200,6 @@ final class BallTemplates {
         let start = reach + lag + shift
         let segment = energy[start + length] - energy[start]
         guard segment > 0 else { return 0 }
-        let x = UnsafeRawPointer(window + start), t = UnsafeRawPointer(row)
-        let stride = MemoryLayout<Float>.stride
-        var lanes = SIMD8<Float>()
-        var i = 0
-        while i + 8 <= length {
-            lanes += x.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
-                * t.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
-            i += 8
-        }
-        var dot = lanes.sum()
-        while i < length {
-            dot += window[start + i] * row[i]
-            i += 1
-        }
-        return dot / segment.squareRoot()
+        return dotProduct(window + start, row, count: length) / segment.squareRoot()
     }
 }

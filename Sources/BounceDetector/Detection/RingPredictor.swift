@@ -128,26 +128,7 @@ struct RingPredictor {
     private func prepare(_ ring: SampleRing, before from: Int64, measuringFit: Bool = true) -> Float? {
         let fitStart = from - Int64(fitLength)
         for i in 0..<fitLength { segment[i] = ring[fitStart + Int64(i)] * hann[i] }
-        let raw = UnsafeRawPointer(segment)
-        let stride = MemoryLayout<Float>.stride
-        for lag in 0...order {
-            // Eight partial sums side by side: a plain sum is one long dependency chain (the compiler may not
-            // reorder float additions), eight times slower.
-            let count = fitLength - lag
-            var lanes = SIMD8<Float>()
-            var i = 0
-            while i + 8 <= count {
-                lanes += raw.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
-                    * raw.loadUnaligned(fromByteOffset: (i + lag) * stride, as: SIMD8<Float>.self)
-                i += 8
-            }
-            var sum = lanes.sum()
-            while i < count {
-                sum += segment[i] * segment[i + lag]
-                i += 1
-            }
-            correlation[lag] = sum
-        }
+        for lag in 0...order { correlation[lag] = dotProduct(segment, segment + lag, count: fitLength - lag) }
         guard correlation[0] > 0 else { return nil }
         correlation[0] *= 1.0001  // a touch of white noise keeps the recursion stable
         guard fit() else { return nil }
