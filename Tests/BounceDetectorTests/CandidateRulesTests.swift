@@ -276,6 +276,12 @@ struct CandidateRulesTests {
         #expect(!isImpact(rules().verdict(oneBand, evidence: .wholeBand, typicalAttackDB: 40)), "premise: no timbre rule")
         #expect(takenLoosely(oneBand, innovation: 16), "on the unpredicted start's attack")
         #expect(!takenLoosely(oneBand, innovation: 16) { $0.runStartInnovationDB = 0 }, "the unpredicted start off")
+        // Shaped closer to the last bounce (the run's own likeness, 3 dB) it is held to no more than a looser one.
+        let underWay = rules().decision(oneBand, evidence: .wholeBand, typicalAttackDB: 40, likeness: .underWay,
+                                        ringInnovationDB: 16)
+        #expect(isImpact(underWay.verdict) && underWay.rule == .runLike, "closer than the loose rule's shape")
+        #expect(!isImpact(rules().verdict(oneBand, evidence: .wholeBand, typicalAttackDB: 40, likeness: .underWay,
+                                          ringInnovationDB: 12)), "but not on less innovation")
         #expect(!isImpact(rules().verdict(second, evidence: .wholeBand, typicalAttackDB: 40, likeness: .none,
                                           ringInnovationDB: 16)), "unlike the first")
     }

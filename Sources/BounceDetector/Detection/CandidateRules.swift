@@ -164,7 +164,9 @@ struct CandidateRules {
     /// An on-time candidate the ring before it predicted (`ringPredicted`) matches no rule: it is the ring's stirring.
     /// A loosely shaped bounce (`RunLikeness.looseSecond`, `.looseThird`, `.looseLater`) matches on a second bounce's
     /// evidence (`startsOnAttack` or `startUnpredicted`) only when `ringInnovationDB` reaches
-    /// `DetectorParameters.runLooseInnovationDB` and its onset frame is no flatter than `runLooseFlatnessDB`.
+    /// `DetectorParameters.runLooseInnovationDB` and its onset frame is no flatter than `runLooseFlatnessDB`; a bounce
+    /// like the last of a run under way (`.underWay`) matches on that evidence too: shaped closer than the loose rule
+    /// asks, it is held to no more.
     func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
                     ringPredicted: Bool = false) -> Bool {
         let attack: Float
@@ -184,8 +186,11 @@ struct CandidateRules {
             return parameters.runSeconds > 0 && !ringPredicted
                 && (onTime(features) || unpredicted(features, ringInnovationDB))
         }
-        return parameters.runSeconds > 0 && features.attackDB >= attack && features.risingBands >= bands
+        return parameters.runSeconds > 0 && (features.attackDB >= attack && features.risingBands >= bands
             && features.decayDB <= decay
+            || ringInnovationDB >= parameters.runLooseInnovationDB
+                && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
+                && startUnpredicted(features, ringInnovationDB))
     }
 
     /// A run's second or third bounce on its own evidence: an attack of `runLikeFirstAttackDB` in `runLikeBands` bands,

@@ -23,8 +23,8 @@ final class RunEvidence {
         var likeness: RunLikeness
         /// How far the ring before an on-time candidate fails to predict it, for the unpredicted-bounce rule
         /// (`DetectorParameters.runInnovationDB`), before a run's second or third bounce, for the unpredicted
-        /// start (`runStartInnovationDB`), or before a loosely shaped bounce, for the loose rule
-        /// (`runLooseInnovationDB`); −∞ where those rules cannot take it.
+        /// start (`runStartInnovationDB`), or before a loosely shaped bounce or one of a run under way, for the
+        /// loose rule (`runLooseInnovationDB`); −∞ where those rules cannot take it.
         var unpredictedDB: Float
         /// The ring before an on-time candidate predicted it (`DetectorParameters.runOnTimePredictedDB`).
         var predicted: Bool
@@ -67,7 +67,7 @@ final class RunEvidence {
         case .onTime: ringInnovation(at: onset, features, rules: rules, ring: ring)
         case .second, .third:
             (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
-        case .looseSecond, .looseThird, .looseLater:
+        case .looseSecond, .looseThird, .looseLater, .underWay:
             (unpredicted: looseInnovation(at: onset, features, likeness, ring: ring), predicted: false)
         default: (unpredicted: -Float.infinity, predicted: false)
         }
