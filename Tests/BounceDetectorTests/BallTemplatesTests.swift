@@ -57,11 +57,11 @@ struct BallTemplatesTests {
         let reference = bank.reference(minimum: 2)
         #expect(reference.map { $0 > 0.8 } == true, "reference \(String(describing: reference))")
         #expect(bank.reference(minimum: 3) == nil, "two templates have a score: the first had none to match")
-        let faint = bank.match(at: Int64(rate), ring: ring)?.cosine ?? 0
+        let faint = bank.match(at: Int64(rate), ring: ring) ?? 0
         #expect(faint > 0.5, "the faint ball: \(faint)")
-        let noise = bank.match(at: Int64(rate * 3 / 2), ring: ring)?.cosine ?? 1
+        let noise = bank.match(at: Int64(rate * 3 / 2), ring: ring) ?? 1
         #expect(noise < 0.3, "the burst: \(noise)")
-        let room = bank.match(at: Int64(rate * 9 / 5), ring: ring)?.cosine ?? 1
+        let room = bank.match(at: Int64(rate * 9 / 5), ring: ring) ?? 1
         #expect(room < 0.3, "the room: \(room)")
     }
 
@@ -76,11 +76,11 @@ struct BallTemplatesTests {
         let bank = BallTemplates(capacity: 4, length: 312, lead: 48, lag: 96, rates: [1], fitLength: 1920)
         let probeFirst = Int64(rate * 9 / 6), probeSecond = Int64(rate * 10 / 6)
         for k in 1...4 { bank.learn(at: Int64(rate * k / 6), ring: ring) }
-        let before = (bank.match(at: probeFirst, ring: ring)?.cosine ?? 0, bank.match(at: probeSecond, ring: ring)?.cosine ?? 1)
+        let before = (bank.match(at: probeFirst, ring: ring) ?? 0, bank.match(at: probeSecond, ring: ring) ?? 1)
         #expect(before.0 > 0.9 && before.1 < before.0, "the first four: \(before)")
         for k in 5...8 { bank.learn(at: Int64(rate * k / 6), ring: ring) }
         #expect(bank.stored == 4)
-        let after = (bank.match(at: probeFirst, ring: ring)?.cosine ?? 1, bank.match(at: probeSecond, ring: ring)?.cosine ?? 0)
+        let after = (bank.match(at: probeFirst, ring: ring) ?? 1, bank.match(at: probeSecond, ring: ring) ?? 0)
         #expect(after.1 > 0.9 && after.0 < after.1, "the last four: \(after)")
         #expect(bank.reference(minimum: 4).map { $0 > 0.9 } == true)
     }

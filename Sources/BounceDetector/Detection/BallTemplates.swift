@@ -9,8 +9,8 @@
 ///
 /// Templates are learned from the stream's own clear reports (the detector chooses which), each stored whitened at
 /// `rates` playback rates and normalised; a window is scored by its best cosine with any of them over ±`lag`
-/// samples. Coarse to fine, to keep the cost per candidate small: every template at rate 1 on every other lag, then
-/// the best `refine` templates at every rate around the best lag. The stream's *reference* is the median of the
+/// samples. Coarse to fine, to keep the cost per candidate small: every template at rate 1 every `coarseStep` lags,
+/// then the best `refine` templates at every rate around the best lag. The stream's *reference* is the median of the
 /// templates' own scores against the ones before them: what this ball in this room scores against itself, so a
 /// gate relative to it carries from a quiet room to a loud one. Fixed storage: nothing is allocated after `init`.
 final class BallTemplates {
@@ -27,6 +27,7 @@ final class BallTemplates {
     /// The coarse search's lag step (samples); the fine one covers the gaps.
     let coarseStep = 4
     private let whitener: RingPredictor
+    private let whitenerFit: Int
     /// capacity × rates × length, each row unit-norm.
     private let bank: UnsafeMutablePointer<Float>
     private let selfScores: UnsafeMutablePointer<Float>
@@ -42,11 +43,11 @@ final class BallTemplates {
     private(set) var stored = 0
     private var next = 0
     private var scored = 0
+    /// The median of the self-scores kept, recomputed when one is added.
+    private var median: Float = 0
 
-    /// A window's best match: its cosine with the closest template and rate, at its best lag.
-    struct Match: Equatable {
-        var cosine: Float
-    }
+    /// The rates a template is stored at: a ball struck elsewhere rings a few per cent higher or lower.
+    static let defaultRates = [0.96, 0.98, 1.0, 1.02, 1.04]
 
     /// `capacity` templates of `length` samples (`lead` before the onset) at `rates`, searched over ±`lag`, whitened
     /// by a predictor fitted on the `fitLength` samples before each window.
@@ -60,6 +61,7 @@ final class BallTemplates {
         reach = Int((Double(self.length) * widest).rounded(.up)) + 2
         windowLength = self.length + 2 * self.lag + 2 * reach
         whitener = RingPredictor(order: 16, fitLength: fitLength)
+        whitenerFit = fitLength
         bank = .allocate(capacity: self.capacity * self.rates.count * self.length)
         bank.initialize(repeating: 0, count: self.capacity * self.rates.count * self.length)
         selfScores = .allocate(capacity: self.capacity)
@@ -87,28 +89,30 @@ final class BallTemplates {
         bestCosines.deallocate()
     }
 
-    /// Samples of history a window needs before its onset (the fit, the lag, the lead, the rate copies' reach).
-    static func history(length: Int, lead: Int, lag: Int, rates: [Double], fitLength: Int) -> Int {
-        let widest = rates.map { abs($0 - 1) }.max() ?? 0
-        return fitLength + lead + lag + Int((Double(length) * widest).rounded(.up)) + 2
+    /// The detector's templates as `parameters` set them (`DetectorParameters.templateCount` and the rest); nil when
+    /// they are off.
+    convenience init?(parameters: DetectorParameters) {
+        guard parameters.templateCount > 0 else { return nil }
+        self.init(capacity: parameters.templateCount, length: parameters.samples(parameters.templateLengthSeconds),
+                  lead: parameters.samples(parameters.templateLeadSeconds),
+                  lag: parameters.samples(parameters.templateLagSeconds), rates: Self.defaultRates,
+                  fitLength: parameters.samples(parameters.templateFitSeconds))
     }
+
+    /// Samples a window reads before its onset: the whitening fit, the lead, the lag and the rate copies' reach.
+    var before: Int { whitenerFit + lead + lag + reach }
 
     /// Samples a window reads after its onset: the decision must come no earlier.
     var after: Int { length - lead + lag + reach }
 
     /// The median of the templates' own scores against the templates before them, once `minimum` have one.
     func reference(minimum: Int) -> Float? {
-        let count = min(scored, capacity)
-        guard count >= max(1, minimum) else { return nil }
-        for i in 0..<count { sortScratch[i] = selfScores[i] }
-        var sorted = UnsafeMutableBufferPointer(start: sortScratch, count: count)
-        sorted.sort()
-        return count % 2 == 1 ? sortScratch[count / 2] : 0.5 * (sortScratch[count / 2 - 1] + sortScratch[count / 2])
+        min(scored, capacity) >= max(1, minimum) ? median : nil
     }
 
-    /// The best match of the window at `onset` (the high-passed `ring`, which must hold `onset + length - lead + lag`),
-    /// or nil with no template yet or a degenerate fit.
-    func match(at onset: Int64, ring: SampleRing) -> Match? {
+    /// The best cosine of the window at `onset` (the high-passed `ring`, which must hold `onset + after`) with any
+    /// template, rate and lag; nil with no template yet or a degenerate fit.
+    func match(at onset: Int64, ring: SampleRing) -> Float? {
         guard stored > 0, whiten(at: onset, ring: ring) else { return nil }
         return best()
     }
@@ -118,8 +122,13 @@ final class BallTemplates {
     func learn(at onset: Int64, ring: SampleRing) {
         guard whiten(at: onset, ring: ring) else { return }
         if stored > 0 {
-            selfScores[scored % capacity] = best().cosine
+            selfScores[scored % capacity] = best()
             scored += 1
+            let count = min(scored, capacity)
+            for i in 0..<count { sortScratch[i] = selfScores[i] }
+            var sorted = UnsafeMutableBufferPointer(start: sortScratch, count: count)
+            sorted.sort()
+            median = count % 2 == 1 ? sortScratch[count / 2] : 0.5 * (sortScratch[count / 2 - 1] + sortScratch[count / 2])
         }
         // The window's samples at the onset's own alignment (lag 0) at each rate, around the onset.
         let center = reach + lag + lead
@@ -152,7 +161,7 @@ final class BallTemplates {
 
     /// The best cosine over templates, rates and lags: every template at rate 1 every `coarseStep` lags, then the best
     /// `refine` at every rate on every lag near their best.
-    private func best() -> Match {
+    private func best() -> Float {
         let unit = rates.firstIndex(of: 1) ?? rates.count / 2
         for i in 0..<refine { bestTemplates[i] = -1; bestCosines[i] = -.infinity }
         var bestLag = 0
@@ -177,7 +186,7 @@ final class BallTemplates {
                 }
             }
         }
-        return Match(cosine: result)
+        return result
     }
 
     /// Keeps the `refine` best templates by their rate-1 score.

@@ -20,7 +20,8 @@ struct BounceRun {
     /// speeds up and loses one bounce resumes where the bounce after it is due, gap × (r + r²) on (`resumes`).
     /// 0 = no clock.
     let clockTolerance: Double
-    private var last = Int64.min / 2
+    /// The last reported impact's onset.
+    private(set) var last = Int64.min / 2
     private var gap = Int64.max
     /// The gap before `gap`.
     private var previousGap = Int64.max

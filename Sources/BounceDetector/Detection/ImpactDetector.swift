@@ -61,8 +61,6 @@ public final class ImpactDetector {
     private let model: CandidateModel?
     /// The stream's own balls as waveform templates (nil when `DetectorParameters.templateCount` is 0).
     private let templates: BallTemplates?
-    /// The onset of the last impact reported (the templates' recovery keeps clear of its ring).
-    private var lastReport = Int64.min / 2
 
     /// Creates a detector; throws `unsupported` for fewer than 1 or more than 8 channels, or a rate below 8 kHz.
     /// `tune` may adjust the rate-derived parameters (diagnostics and experiments).
@@ -88,13 +86,9 @@ public final class ImpactDetector {
         }
         // Enough history for the noise window, the search region, the classifier's decay window and the attack's
         // reference (with its filters' settling) before the onset.
-        let templateRates = [0.96, 0.98, 1.0, 1.02, 1.04]
-        let templateHistory = parameters.templateCount > 0
-            ? BallTemplates.history(length: parameters.samples(parameters.templateLengthSeconds),
-                                    lead: parameters.samples(parameters.templateLeadSeconds),
-                                    lag: parameters.samples(parameters.templateLagSeconds), rates: templateRates,
-                                    fitLength: parameters.samples(parameters.templateFitSeconds)) + parameters.decisionDelay
-            : 0
+        templates = BallTemplates(parameters: parameters)
+        // …and the templates' window, read at the decision (its delay after the onset).
+        let templateHistory = templates.map { $0.before + parameters.decisionDelay } ?? 0
         let history = max(parameters.samples(max(0.05, parameters.attackReferenceSeconds + 0.02,
                                                  parameters.runOnsetReachSeconds + parameters.runOnsetFitSeconds + 0.002,
                                                  parameters.runErrorReachSeconds + parameters.runOnsetFitSeconds + 0.01)),
@@ -123,13 +117,6 @@ public final class ImpactDetector {
             marginDB: parameters.kindMarginDB, memory: parameters.kindMemory), bands: bands.bands)
         run = RunEvidence(parameters: parameters, bands: bands.bands)
         applause = ApplauseTrain(parameters: parameters)
-        templates = parameters.templateCount > 0
-            ? BallTemplates(capacity: parameters.templateCount,
-                            length: parameters.samples(parameters.templateLengthSeconds),
-                            lead: parameters.samples(parameters.templateLeadSeconds),
-                            lag: parameters.samples(parameters.templateLagSeconds), rates: templateRates,
-                            fitLength: parameters.samples(parameters.templateFitSeconds))
-            : nil
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))
         inverseChannels = 1 / Float(format.channels)
         racketShare = Float(parameters.racketBins.count) / Float(parameters.bandBins.count)
@@ -343,21 +330,33 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
-    /// The candidate's best match with the stream's templates (`BallTemplates`), where it could change the verdict:
-    /// a report accepted on timbre alone (the veto), or a rejected candidate that rose by `templateScoreAttackDB`
-    /// (the cost: most rejected candidates are the room's). Nil otherwise, or before the stream has templates.
-    private func templateMatch(_ candidate: ImpactCandidate, _ features: ImpactFeatures, verdict: CandidateRules.Verdict,
-                               rule: CandidateRule, followsImpact: Bool) -> BallTemplates.Match? {
-        guard let templates, templates.stored > 0, written >= candidate.onset + Int64(templates.after) else { return nil }
+    /// What the stream's templates (`BallTemplates`) say of a decided candidate: a report accepted on timbre alone
+    /// that sounds like none of them is none (the veto, `templateVetoShare`), and a rejected candidate that rose by
+    /// `templateScoreAttackDB`…`templateRecoverAttackDB` and sounds like them is a ball. Scored only where it could
+    /// change the verdict (the cost: most rejected candidates are the room's); the cosine for diagnostics (NaN when
+    /// not scored), and the new verdict and rule, if any.
+    private func templateVerdict(_ candidate: ImpactCandidate, _ features: ImpactFeatures, verdict: CandidateRules.Verdict,
+                                 rule: CandidateRule, followsImpact: Bool)
+        -> (cosine: Float, change: (verdict: CandidateRules.Verdict, rule: CandidateRule)?) {
+        guard let templates, let reference = templates.reference(minimum: parameters.templateMinimum),
+              written >= candidate.onset + Int64(templates.after) else { return (.nan, nil) }
         switch verdict {
-        case .impact where parameters.templateVetoShare > 0 && rule.yieldsToApplause && !followsImpact: break
+        case .impact where parameters.templateVetoShare > 0 && rule.yieldsToApplause && rule != .runLoose
+            && !followsImpact:
+            guard let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
+            return (cosine, cosine < parameters.templateVetoShare * reference
+                ? (.rejected(restore: candidate.evidence == .bandRise, endRefractory: false), .templateVeto) : nil)
         case .rejected where features.attackDB >= parameters.templateScoreAttackDB
             && features.attackDB <= parameters.templateRecoverAttackDB && features.tonality >= parameters.templateTonality
             && typicals.attackDB <= parameters.templateRecoverTypicalDB
-            && candidate.onset - lastReport >= Int64(parameters.samples(parameters.templateAfterReportSeconds)): break
-        default: return nil
+            && candidate.onset - run.bounces.last >= Int64(parameters.samples(parameters.templateAfterReportSeconds)):
+            guard let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
+            return (cosine, cosine >= max(parameters.templateFloor, parameters.templateAcceptShare * reference)
+                ? (.impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance), .template)
+                : nil)
+        default:
+            return (.nan, nil)
         }
-        return templates.match(at: candidate.onset, ring: highPassed)
     }
 
     /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
@@ -377,19 +376,8 @@ public final class ImpactDetector {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
         }
-        let match = templateMatch(candidate, features, verdict: verdict, rule: rule, followsImpact: fit.followsImpact)
-        if let match, let reference = templates?.reference(minimum: parameters.templateMinimum) {
-            switch verdict {
-            case .impact where rule.yieldsToApplause && rule != .runLoose && !fit.followsImpact
-                && parameters.templateVetoShare > 0 && match.cosine < parameters.templateVetoShare * reference:
-                verdict = .rejected(restore: candidate.evidence == .bandRise, endRefractory: false)
-                rule = .templateVeto
-            case .rejected where match.cosine >= max(parameters.templateFloor, parameters.templateAcceptShare * reference):
-                verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
-                rule = .template
-            default: break
-            }
-        }
+        let template = templateVerdict(candidate, features, verdict: verdict, rule: rule, followsImpact: fit.followsImpact)
+        if let change = template.change { (verdict, rule) = change }
         // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
         // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
         // other bounce can keep a steady beat), and never one far sharper than every clap around it
@@ -402,7 +390,7 @@ public final class ImpactDetector {
         if let observer = candidateObserver {
             var decision = run.decision(candidate.onset, levels: features.bandLevelsDB, rule: rule,
                                         followsImpact: fit.followsImpact, ring: highPassed)
-            decision.templateCosine = match?.cosine ?? .nan
+            decision.templateCosine = template.cosine
             decision.templateReference = templates?.reference(minimum: parameters.templateMinimum) ?? .nan
             observer(candidate.onset, features, candidate.flux, candidate.evidence, decision)
         }
@@ -419,7 +407,6 @@ public final class ImpactDetector {
                written >= candidate.onset + Int64(templates.after) {
                 templates.learn(at: candidate.onset, ring: highPassed)
             }
-            lastReport = candidate.onset
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))
         case .rejected(let restore, let endRefractory):

@@ -71,23 +71,23 @@ extension RunEvidence {
     /// the first); −∞ otherwise.
     func startInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness, rules: CandidateRules,
                          ring: SampleRing) -> Float {
-        guard parameters.runStartInnovationDB > 0, !rules.startsOnAttack(features),
-              features.attackDB >= parameters.runStartInnovationAttackDB,
-              likeness != .second || bounces.starts(
-                  at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
-                  after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
-        else { return -.infinity }
-        return innovationDB(at: onset, ring: ring) ?? -.infinity
+        guard parameters.runStartInnovationDB > 0, !rules.startsOnAttack(features) else { return -.infinity }
+        return earlyInnovation(at: onset, features, second: likeness == .second, ring: ring)
     }
 
     /// How far the ring before a run's loosely shaped bounce (`RunLikeness.looseSecond`, `.looseThird`,
     /// `.looseLater`) fails to predict it: measured on the attack the unpredicted start asks (a second bounce
     /// `runStartInnovationShortestSeconds` or more after the first); −∞ otherwise.
     func looseInnovation(at onset: Int64, _ features: ImpactFeatures, _ likeness: RunLikeness, ring: SampleRing) -> Float {
+        earlyInnovation(at: onset, features, second: likeness == .looseSecond, ring: ring)
+    }
+
+    /// The ring's innovation at `onset` on the unpredicted start's attack (`runStartInnovationAttackDB`), for a
+    /// `second` bounce only `runStartInnovationShortestSeconds` or more after the first; −∞ otherwise.
+    private func earlyInnovation(at onset: Int64, _ features: ImpactFeatures, second: Bool, ring: SampleRing) -> Float {
         guard features.attackDB >= parameters.runStartInnovationAttackDB,
-              likeness != .looseSecond
-                  || bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
-                                    after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
+              !second || bounces.starts(at: onset, within: Int64(parameters.samples(parameters.runLikeFirstSeconds)),
+                                        after: Int64(parameters.samples(parameters.runStartInnovationShortestSeconds)))
         else { return -.infinity }
         return innovationDB(at: onset, ring: ring) ?? -.infinity
     }
