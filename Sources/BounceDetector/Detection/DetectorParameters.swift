@@ -268,7 +268,8 @@ public struct DetectorParameters: Sendable, Equatable {
     /// accepted on timbre with `templateLearnAttackDB` of attack, whitened, at five rates (0.96–1.04). A rejected
     /// candidate whose best cosine with them reaches `templateAcceptShare` × the stream's reference (the median of
     /// the templates' own scores) and `templateFloor` is a ball; a report accepted on timbre alone under
-    /// `templateVetoShare` × the reference is none. Once `templateMinimum` templates have a score.
+    /// `templateVetoShare` × the reference is none. Once `templateMinimum` templates have a score, and only in a
+    /// stream whose balls clear the room by at most `templateNoisyRoomDB`.
     public var templateCount = 32
     /// See `templateCount` (s): the template's span before the onset, its whole length, the lag searched either side,
     /// and the stretch before the window the whitening predictor is fitted on.
@@ -285,8 +286,14 @@ public struct DetectorParameters: Sendable, Equatable {
     public var templateAcceptShare: Float = 0.8
     /// See `templateCount`.
     public var templateFloor: Float = 0.5
-    /// See `templateCount` (0 = no veto).
+    /// See `templateCount` (0 = no veto). Off: at 0.55 (best on tuning: 0 dB rallies +0.02, the real applause
+    /// scenes' reports 1087 -> 1016) held out's 0 dB rose 0.796 -> 0.809 but another ball's (independent) fell
+    /// 0.842 -> 0.656: a stream's templates do not yet say what is not a ball (docs/DETECTOR.md).
     public var templateVetoShare: Float = 0
+    /// The veto only where the stream's templates agree (their reference) at least this well: a stream whose own
+    /// balls differ (a limiter-held first bounce, another ball's drop) has no timbre to veto by (swapped seed 13's
+    /// whole drop, reference 0.38, fell to it).
+    public var templateVetoReference: Float = 0.45
     /// See `templateCount`.
     public var templateMinimum = 4
     /// See `templateCount`: only rejected candidates with at least this attack (dB) are scored (the cost)…
@@ -294,9 +301,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// …and at most this (dB): the templates recover balls the room drowned; a candidate that clears the room by
     /// more was rejected by the timbre rules for what it is (a clap in a quiet room matches a ball's template at 0.4–0.5).
     public var templateRecoverAttackDB: Float = 20
-    /// …and only where the stream's balls typically clear the room by at most this (dB, `StreamTypicals.attackDB`):
-    /// in a quieter room the rules miss no ball the templates could give back, and what they add there is the room's.
-    public var templateRecoverTypicalDB: Float = 20
+    /// The templates recover and veto only where the stream's balls typically clear the room by at most this (dB,
+    /// `StreamTypicals.attackDB`): in a quieter room the rules miss no ball the templates could give back, what they
+    /// add there is the room's, and the veto there cost a dropped ball's first bounces (timbre rules suffice).
+    public var templateNoisyRoomDB: Float = 20
     /// …and at least this long after the last report (s): a ball's ring stirs like the ball itself.
     public var templateAfterReportSeconds = 0.06
     /// A recovered candidate's excess must lie in lines this much (`ImpactFeatures.tonality`): a struck ball rings; a

@@ -342,13 +342,14 @@ public final class ImpactDetector {
               written >= candidate.onset + Int64(templates.after) else { return (.nan, nil) }
         switch verdict {
         case .impact where parameters.templateVetoShare > 0 && rule.yieldsToApplause && rule != .runLoose
-            && !followsImpact:
-            guard let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
+            && !followsImpact && typicals.attackDB <= parameters.templateNoisyRoomDB:
+            guard reference >= parameters.templateVetoReference,
+                  let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
             return (cosine, cosine < parameters.templateVetoShare * reference
                 ? (.rejected(restore: candidate.evidence == .bandRise, endRefractory: false), .templateVeto) : nil)
         case .rejected where features.attackDB >= parameters.templateScoreAttackDB
             && features.attackDB <= parameters.templateRecoverAttackDB && features.tonality >= parameters.templateTonality
-            && typicals.attackDB <= parameters.templateRecoverTypicalDB
+            && typicals.attackDB <= parameters.templateNoisyRoomDB
             && candidate.onset - run.bounces.last >= Int64(parameters.samples(parameters.templateAfterReportSeconds)):
             guard let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
             return (cosine, cosine >= max(parameters.templateFloor, parameters.templateAcceptShare * reference)
