@@ -248,8 +248,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// and +`runLouderDB`, is the third bounce on the second bounce's evidence (`runLikeFirstAttackDB` in
     /// `runLikeBands` bands, no tonality asked). A dropped ball's third bounce, 150–180 ms after its second, rises from
     /// the ring of both (tonality 0.66–0.71); the run cannot speed up yet (one gap), so neither the run's template
-    /// nor its clock is asked.
-    public var runLikeThirdShapeDB: Float = 2.5
+    /// nor its clock is asked. 3 dB, not 2.5: a ringing ball's third bounce (swapped seed 11's first drop) lay 2.6 dB
+    /// off its second, and losing it lost the drop's next two; 3.5 let a rally's sound after a hit through (tune2).
+    public var runLikeThirdShapeDB: Float = 3
     /// A bouncing ball nobody heard: `rejectedRunLength` rejected candidates in a row (up to `runSeconds` apart),
     /// each rising abruptly by `rejectedRunAttackDB` in `rejectedRunBands` bands and not growing, each shaped like the
     /// one before (band levels' spread about their mean difference within this many dB; 0 = off) and no louder than
