@@ -320,6 +320,9 @@ package enum CandidateRule: UInt8, Sendable {
     case modelVeto
     /// Rejected: accepted on its timbre, but it sounds like none of the stream's own balls (`BallTemplates`).
     case templateVeto
+    /// Rejected: accepted on its timbre alone in a loud room, but its centroid lies outside the range the stream's own
+    /// balls keep to (`StreamCentroids`).
+    case centroid
     /// Rejected: accepted on its timbre alone, but within applause (`ApplauseTrain`).
     case applause
 
@@ -351,6 +354,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .notBall: "x-notball"
         case .modelVeto: "x-model"
         case .templateVeto: "x-template"
+        case .centroid: "x-centroid"
         case .applause: "x-applause"
         }
     }

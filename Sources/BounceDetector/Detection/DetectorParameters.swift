@@ -297,6 +297,23 @@ public struct DetectorParameters: Sendable, Equatable {
     public var templateVetoReference: Float = 0.45
     /// See `templateCount`.
     public var templateMinimum = 4
+    /// The stream's own balls' centroid range (`StreamCentroids`; 0 = off): this many of its latest reports accepted
+    /// on timbre with `templateLearnAttackDB` of attack (those that teach the templates). Once `centroidMinimum` are
+    /// kept, a report accepted on timbre alone (not where the run's next bounce is due) whose centroid lies outside
+    /// their `centroidLowerShare`…`centroidUpperShare` quantiles widened by `centroidMargin` is none; only a report as
+    /// clear as those it learns from (`templateLearnAttackDB`) is judged. Off: on tuning it took out claps and the
+    /// room's notes (rallies up at every SNR), but another ball's streams (independent: five recordings) lost a
+    /// tenth of their balls at 0 dB — one recording per kind makes csmash's balls more alike than a real stream's
+    /// (docs/DETECTOR.md).
+    public var centroidCount = 0
+    /// See `centroidCount`.
+    public var centroidMinimum = 8
+    /// See `centroidCount`.
+    public var centroidLowerShare: Float = 0.1
+    /// See `centroidCount`.
+    public var centroidUpperShare: Float = 0.9
+    /// See `centroidCount` (a factor either way).
+    public var centroidMargin: Float = 1.3
     /// See `templateCount`: only rejected candidates with at least this attack (dB) are scored (the cost)…
     public var templateScoreAttackDB: Float = 5.5
     /// …and at most this (dB): the templates recover balls the room drowned; a candidate that clears the room by

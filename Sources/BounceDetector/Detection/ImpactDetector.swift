@@ -61,6 +61,8 @@ public final class ImpactDetector {
     private let model: CandidateModel?
     /// The stream's own balls as waveform templates (nil when `DetectorParameters.templateCount` is 0).
     private let templates: BallTemplates?
+    /// Where the stream's own balls put their centroid (nil when `DetectorParameters.centroidCount` is 0).
+    private let centroids: StreamCentroids?
 
     /// Creates a detector; throws `unsupported` for fewer than 1 or more than 8 channels, or a rate below 8 kHz.
     /// `tune` may adjust the rate-derived parameters (diagnostics and experiments).
@@ -87,6 +89,7 @@ public final class ImpactDetector {
         // Enough history for the noise window, the search region, the classifier's decay window and the attack's
         // reference (with its filters' settling) before the onset.
         templates = BallTemplates(parameters: parameters)
+        centroids = StreamCentroids(capacity: parameters.centroidCount)
         // …and the templates' window, read at the decision (its delay after the onset).
         let templateHistory = templates.map { $0.before + parameters.decisionDelay } ?? 0
         let history = max(parameters.samples(max(0.05, parameters.attackReferenceSeconds + 0.02,
@@ -360,6 +363,16 @@ public final class ImpactDetector {
         }
     }
 
+    /// Whether a candidate as clear as the balls the stream learns from (`templateLearnAttackDB`) has its centroid
+    /// outside the range they keep to (`StreamCentroids`).
+    private func outsideStreamCentroids(_ features: ImpactFeatures) -> Bool {
+        guard let centroids, features.attackDB >= parameters.templateLearnAttackDB,
+              let range = centroids.range(minimum: parameters.centroidMinimum, lowerShare: parameters.centroidLowerShare,
+                                          upperShare: parameters.centroidUpperShare, margin: parameters.centroidMargin)
+        else { return false }
+        return !range.contains(features.centroidHz)
+    }
+
     /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
     /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
     /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says.
@@ -379,6 +392,10 @@ public final class ImpactDetector {
         }
         let template = templateVerdict(candidate, features, verdict: verdict, rule: rule, followsImpact: fit.followsImpact)
         if let change = template.change { (verdict, rule) = change }
+        if case .impact = verdict, rule.yieldsToApplause, !fit.followsImpact, outsideStreamCentroids(features) {
+            verdict = .rejected(restore: candidate.evidence == .bandRise, endRefractory: false)
+            rule = .centroid
+        }
         // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
         // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
         // other bounce can keep a steady beat), and never one far sharper than every clap around it
@@ -404,9 +421,11 @@ public final class ImpactDetector {
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
                        endsRejectedRun: rule == .rejectedRun)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
-            if let templates, rule.learnsTemplate, features.attackDB >= parameters.templateLearnAttackDB,
-               written >= candidate.onset + Int64(templates.after) {
-                templates.learn(at: candidate.onset, ring: highPassed)
+            if rule.learnsTemplate, features.attackDB >= parameters.templateLearnAttackDB {
+                if let templates, written >= candidate.onset + Int64(templates.after) {
+                    templates.learn(at: candidate.onset, ring: highPassed)
+                }
+                centroids?.learn(features.centroidHz)
             }
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))
