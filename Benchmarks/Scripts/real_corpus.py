@@ -6,6 +6,10 @@ Sources (--source):
              racket.wav (a ball on a racket), 44.1 kHz. Read where the package installs them, never copied into the
              repository; the tool installs the package when it can (root + apt-get) and otherwise says how.
              The tuning (11-15) and held-out (21-22) seeds.
+  swapped    csmash's two recordings with their kinds exchanged (tuning seeds only).
+  varied     csmash's two recordings as five takes coloured apart (three of the table, two of the racket; peaking
+             filters and a shortened ring, `Impacts.vary`): a stream whose balls are not all alike, as the independent
+             source's (tuning seeds only).
   facepunch  An INDEPENDENT ball, table and bat: Facepunch's sbox-tabletennis-vr (MIT), committed unchanged under
              ../Data/facepunch/ (its README and LICENSE say where from): three balls on a table
              (tabletennis.bounce, bounce2, bounce3) and two on a paddle (tabletennis.paddle, serve), 44.1 kHz. Each
@@ -71,6 +75,12 @@ SOURCES = {
     # heard, but a TUNING source on which the timbre names every kind wrongly, so only the stream's own evidence
     # (StreamKinds: its serves) can name them. Tuning seeds only.
     "swapped": dict(folder=CSMASH, bounce=("racket.wav",), hit=("table.wav",)),
+    # csmash's two recordings, each as several TAKES coloured apart (`Impacts.vary`): three of the table, two of the
+    # racket, as the independent source has three bounces and two hits. A stream whose balls are not all alike (a
+    # ball struck at another spot, another table's ring), made from the tuning recordings: what a rule learned
+    # from the stream's own balls meets in a real stream and csmash's one recording per kind never showed.
+    # Tuning seeds only.
+    "varied": dict(folder=CSMASH, bounce=("table.wav",) * 3, hit=("racket.wav",) * 2, vary=True),
     "facepunch": dict(folder=os.path.join(DATA, "facepunch"),
                       bounce=("tabletennis.bounce.mp3", "tabletennis.bounce2.mp3", "tabletennis.bounce3.wav"),
                       hit=("tabletennis.paddle.mp3", "tabletennis.serve.mp3")),
@@ -147,7 +157,31 @@ class Impacts:
         cut = spec["folder"] != CSMASH
         self.dry = {kind: [load_recording(os.path.join(spec["folder"], f), cut) for f in spec[kind]]
                     for kind in ("bounce", "hit")}
+        if spec.get("vary"):
+            colour = np.random.default_rng(pick_seed + 77)  # apart from the picks: the seed's other draws unchanged
+            self.dry = {kind: [self.vary(x, colour) for x in takes] for kind, takes in self.dry.items()}
         self.pick = np.random.default_rng(pick_seed)
+
+    @staticmethod
+    def vary(x, rng):
+        """A take of recording `x` coloured as another strike or table would: two or three peaking filters
+        (1-8 kHz, +-8 dB, Q 1-4) and, two times in three, its ring after the click shortened (time constant 15-80 ms),
+        peak 1. Its click (and so its onset label) stays where it was."""
+        y = x.copy()
+        for _ in range(int(rng.integers(2, 4))):
+            f0, gain, q = np.exp(rng.uniform(np.log(1000), np.log(8000))), rng.uniform(-8, 8), rng.uniform(1, 4)
+            # RBJ peaking equaliser
+            a_ = 10 ** (gain / 40)
+            w0 = 2 * np.pi * f0 / SR
+            alpha = np.sin(w0) / (2 * q)
+            b = [1 + alpha * a_, -2 * np.cos(w0), 1 - alpha * a_]
+            a = [1 + alpha / a_, -2 * np.cos(w0), 1 - alpha / a_]
+            y = signal.lfilter(b, a, y)
+        if rng.random() < 2 / 3:
+            start = click_onset(x, SR) + SR // 500
+            tau = rng.uniform(0.015, 0.08)
+            y[start:] *= np.exp(-np.arange(len(y) - start) / (tau * SR))
+        return y / np.max(np.abs(y))
 
     def play(self, kind, rate):
         takes = self.dry[kind]
@@ -476,10 +510,13 @@ def main():
     source = a.source or ("facepunch" if a.split == "independent" else "csmash")
     if a.split == "independent" and source == "csmash":
         ap.error("the independent split is made from another source than csmash")
-    if a.split in ("tune", "heldout") and source not in ("csmash", "swapped") or a.split == "heldout" and source == "swapped":
-        ap.error("the tune and heldout splits are csmash's (tune also --source swapped); --split independent for another source")
-    if source == "swapped" and any(seed not in TUNING_SEEDS for seed in a.seed):
-        ap.error("the swapped source is for tuning seeds only (%s)" % ", ".join(map(str, TUNING_SEEDS)))
+    tuning_only = ("swapped", "varied")
+    if a.split in ("tune", "heldout") and source not in ("csmash",) + tuning_only \
+            or a.split == "heldout" and source in tuning_only:
+        ap.error("the tune and heldout splits are csmash's (tune also --source swapped or varied); --split independent "
+                 "for another source")
+    if source in tuning_only and any(seed not in TUNING_SEEDS for seed in a.seed):
+        ap.error("the %s source is for tuning seeds only (%s)" % (source, ", ".join(map(str, TUNING_SEEDS))))
     if a.stress and (a.quick or a.split not in (None, "tune", "tune2")
                      or any(seed not in TUNING_SEEDS + TUNING2_SEEDS for seed in a.seed)):
         ap.error("--stress is for tuning seeds only (--split tune or tune2, or --seed %s)"

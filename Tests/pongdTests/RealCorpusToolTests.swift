@@ -163,6 +163,28 @@ struct RealCorpusToolTests {
         #expect(without.found <= 54, "without them \(without)")
     }
 
+    @Test("""
+        the varied tuning source (csmash's two recordings as five takes coloured apart): its labels sit on the clicks, \
+        and it is refused for a held-out seed or split as the swapped source is
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func variedSource() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("real-corpus-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = [Self.script, "--seed", "11", "--source", "varied", "--dur", "12", "--opus", "0",
+                         "--out", folder.path]
+        let made = try ToolRun.run(Self.python, arguments)
+        #expect(made.status == 0, "\(made.stderr)")
+        let verified = try ToolRun.run(Self.python, arguments + ["--verify"])
+        #expect(verified.status == 0 && verified.stdout.contains("0 off"), "\(verified.stdout)\(verified.stderr)")
+        for source in ["varied", "swapped"] {
+            for refused in [["--seed", "21"], ["--split", "heldout"]] {
+                let run = try ToolRun.run(Self.python, [Self.script, "--source", source, "--out", folder.path] + refused)
+                #expect(run.status == 2 && (run.stderr.contains("tuning seeds only") || run.stderr.contains("heldout splits")),
+                        "\(source) \(refused): \(run.status) \(run.stderr)")
+            }
+        }
+    }
+
     @Test("retune.py chooses on tuning splits only: a held-out or independent folder, or a source other than the tuning ones, is refused with a message")
     func retuneRefusesHeldOut() throws {
         let retune = Self.repository.appendingPathComponent("Benchmarks/Scripts/retune.py").path
