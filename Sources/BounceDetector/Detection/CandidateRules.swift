@@ -320,8 +320,8 @@ package enum CandidateRule: UInt8, Sendable {
     case modelVeto
     /// Rejected: accepted on its timbre, but it sounds like none of the stream's own balls (`BallTemplates`).
     case templateVeto
-    /// Rejected: accepted on its timbre alone in a loud room, but its centroid lies outside the range the stream's own
-    /// balls keep to (`StreamCentroids`).
+    /// Rejected: accepted on its timbre alone and as clear as the balls the stream learns from, but its centroid lies
+    /// outside the range they keep to (`StreamCentroids`; off by default).
     case centroid
     /// Rejected: accepted on its timbre alone, but within applause (`ApplauseTrain`).
     case applause
