@@ -485,5 +485,28 @@ struct CandidateRulesTests {
         unmeasured.attackDB = 12
         #expect(isImpact(rules().verdict(unmeasured, evidence: .wholeBand, typicalAttackDB: 16, likeStream: true)))
     }
+
+    @Test("""
+        a faint rise under 1.2 kHz out of a loud room is no ball (a syllable, a note); the same centroid 55 dB over a \
+        quiet room (a bounce rising from the last one's ring), or 12 dB over a loud one, is judged as before
+        """)
+    func faintLowCentroid() {
+        var faint = ball(attack: 8, snr: 8, decay: -10, risingBands: 5)
+        faint.centroidHz = 1100
+        let off = rules { $0.faintCentroidHz = 0 }
+        #expect(isImpact(off.verdict(faint, evidence: .wholeBand, typicalAttackDB: 12)), "without the rule")
+        guard case (.rejected, .thud) = rules().decision(faint, evidence: .wholeBand, typicalAttackDB: 12) else {
+            Issue.record("a faint rise at 1.1 kHz was taken")
+            return
+        }
+        var quietRoom = faint
+        quietRoom.snrDB = 55
+        #expect(isImpact(rules().verdict(quietRoom, evidence: .wholeBand, typicalAttackDB: 12)))
+        var clearer = faint
+        clearer.attackDB = 12
+        #expect(isImpact(rules().verdict(clearer, evidence: .wholeBand, typicalAttackDB: 12)))
+        #expect(isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 12, followsImpact: true)),
+                "a run's next bounce is judged by the run")
+    }
 }
 
