@@ -213,6 +213,7 @@ enum DetectorTuning {
         "faintcentroid": parameter(\.faintCentroidHz),
         "faintcentroidattack": parameter(\.faintCentroidAttackDB),
         "faintcentroidsnr": parameter(\.faintCentroidSNRDB),
+        "minsnr": parameter(\.minimumSNRDB),
         "flat": parameter(\.clapFlatnessDB),
         "flatattack": parameter(\.clapFlatnessAttackDB),
         "unlikestruck": parameter(\.unlikeNotStruck),

@@ -79,6 +79,11 @@ struct CandidateRules {
                              likeStream: Bool, unlikeStream: Bool) -> (verdict: Verdict, rule: CandidateRule) {
         // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
         // it (`DetectorParameters.minimumCentroidHz`).
+        // An impact adds energy: an onset frame holding less than the room's own (a rise that only moves the room's
+        // energy between bands) is none (`DetectorParameters.minimumSNRDB`).
+        if features.snrDB < parameters.minimumSNRDB {
+            return (.rejected(restore: evidence == .bandRise, endRefractory: false), .noEnergy)
+        }
         if features.snrDB >= 0, features.centroidHz < parameters.leastCentroidHz(attackDB: features.attackDB, snrDB: features.snrDB) {
             return (.rejected(restore: evidence == .bandRise, endRefractory: false), .thud)
         }

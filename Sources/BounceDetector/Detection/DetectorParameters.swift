@@ -455,6 +455,12 @@ public struct DetectorParameters: Sendable, Equatable {
     /// `ImpactFeatures.snrDB`): its excess at least twice the background. A faint ball's does (3–9 dB); a babble
     /// or music rise that only redistributes the room's energy among bands does not (−5…+1 dB).
     public var bandRiseSNRDB: Float = 3
+    /// Least energy over the room (dB, `ImpactFeatures.snrDB`) in the onset frame of any candidate that is not a
+    /// run's next bounce (−∞ = not asked); the templates give none back under it either. An impact adds energy; a
+    /// frame under the room's own background is a rise that only moved the room's energy between bands. Off: best
+    /// on tuning at −6 dB (0 dB +0.000–0.003, applause 1087 → 1065), but held out lost two 0 dB balls (0.799 → 0.792)
+    /// for independent's +0.002 (docs/DETECTOR.md).
+    public var minimumSNRDB: Float = -.infinity
     /// …an attack of at least this (dB), and at least the stream's typical attack less
     /// `ImpactClassifier.attackBelowTypicalDB` (uncapped: in a quiet room a ball the flux missed would be implausibly
     /// faint, and what the band rise alone finds there is a hi-hat, a footstep or a note);

@@ -350,7 +350,8 @@ public final class ImpactDetector {
                   let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
             return (cosine, cosine < parameters.templateVetoShare * reference
                 ? (.rejected(restore: candidate.evidence == .bandRise, endRefractory: false), .templateVeto) : nil)
-        case .rejected where rule != .thud && features.attackDB >= parameters.templateScoreAttackDB
+        case .rejected where rule != .thud && features.snrDB >= parameters.minimumSNRDB
+            && features.attackDB >= parameters.templateScoreAttackDB
             && features.attackDB <= parameters.templateRecoverAttackDB && features.tonality >= parameters.templateTonality
             && typicals.attackDB <= parameters.templateNoisyRoomDB
             && candidate.onset - run.bounces.last >= Int64(parameters.samples(parameters.templateAfterReportSeconds)):
