@@ -52,14 +52,8 @@ struct RealCorpusToolTests {
         within 2 ms, labels on the clicks
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func independentBall() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("real-corpus-\(UUID().uuidString)")
+        let folder = try Self.verifiedSeed(31, source: "facepunch")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let arguments = [Self.script, "--seed", "31", "--source", "facepunch", "--dur", "12", "--opus", "0",
-                         "--out", folder.path]
-        let made = try ToolRun.run(Self.python, arguments)
-        #expect(made.status == 0, "\(made.stderr)")
-        let verified = try ToolRun.run(Self.python, arguments + ["--verify"])
-        #expect(verified.status == 0 && verified.stdout.contains("0 off"), "\(verified.stdout)\(verified.stderr)")
         let labels = try Self.impacts(String(contentsOf: folder.appendingPathComponent("real31_facepunch_rally_events.csv"),
                                              encoding: .utf8))
         #expect(labels.count >= 10)
@@ -168,14 +162,8 @@ struct RealCorpusToolTests {
         and it is refused for a held-out seed or split as the swapped source is
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func variedSource() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("real-corpus-\(UUID().uuidString)")
+        let folder = try Self.verifiedSeed(11, source: "varied")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let arguments = [Self.script, "--seed", "11", "--source", "varied", "--dur", "12", "--opus", "0",
-                         "--out", folder.path]
-        let made = try ToolRun.run(Self.python, arguments)
-        #expect(made.status == 0, "\(made.stderr)")
-        let verified = try ToolRun.run(Self.python, arguments + ["--verify"])
-        #expect(verified.status == 0 && verified.stdout.contains("0 off"), "\(verified.stdout)\(verified.stderr)")
         for source in ["varied", "swapped"] {
             for refused in [["--seed", "21"], ["--split", "heldout"]] {
                 let run = try ToolRun.run(Self.python, [Self.script, "--source", source, "--out", folder.path] + refused)
@@ -183,6 +171,19 @@ struct RealCorpusToolTests {
                         "\(source) \(refused): \(run.status) \(run.stderr)")
             }
         }
+    }
+
+    /// A 12 s seed of `source` made in a fresh temporary folder (the caller removes it), its labels checked on the
+    /// clicks (`--verify`).
+    static func verifiedSeed(_ seed: Int, source: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("real-corpus-\(UUID().uuidString)")
+        let arguments = [script, "--seed", "\(seed)", "--source", source, "--dur", "12", "--opus", "0",
+                         "--out", folder.path]
+        let made = try ToolRun.run(python, arguments)
+        #expect(made.status == 0, "\(made.stderr)")
+        let verified = try ToolRun.run(python, arguments + ["--verify"])
+        #expect(verified.status == 0 && verified.stdout.contains("0 off"), "\(verified.stdout)\(verified.stderr)")
+        return folder
     }
 
     @Test("retune.py chooses on tuning splits only: a held-out or independent folder, or a source other than the tuning ones, is refused with a message")
