@@ -7,10 +7,12 @@
 /// room sounded like just before (a linear predictor of the last `fitLength` samples: babble and hum are what it
 /// predicts), a faint ball still stands out (offline, `detectability.py --learned`: 0 dB rallies 0.80 → 0.86).
 ///
-/// Templates are learned from the stream's own clear reports (the detector chooses which), each stored whitened at
-/// `rates` playback rates and normalised; a window is scored by its best cosine with any of them over ±`lag`
-/// samples. Coarse to fine, to keep the cost per candidate small: every template at rate 1 every `coarseStep` lags,
-/// then the best `refine` templates at every rate around the best lag. The stream's *reference* is the median of the
+/// Templates are learned from the stream's own clear reports (the detector chooses which), each stored whitened and
+/// normalised; a window is scored by its best cosine with any of them over ±`lag` samples and `rates` playback rates
+/// — the window, not the template, resampled at each rate (a ball struck 3 % higher is the template played 3 % faster,
+/// so the window played 3 % slower matches it), so a template is stored once. Coarse to fine, to keep the cost per
+/// candidate small: every template at rate 1 every `coarseStep` lags, then the best `refine` templates at every rate
+/// around the best lag. The stream's *reference* is the median of the
 /// templates' own scores against the ones before them: what this ball in this room scores against itself, so a
 /// gate relative to it carries from a quiet room to a loud one. Fixed storage: nothing is allocated after `init`.
 final class BallTemplates {
@@ -19,7 +21,7 @@ final class BallTemplates {
     let lead: Int
     /// Lag searched on either side of the onset (samples).
     let lag: Int
-    /// Templates kept (the most recent), and their rate copies.
+    /// Templates kept (the most recent).
     let capacity: Int
     let rates: [Double]
     /// Templates rescored at every rate around the best lag.
@@ -28,16 +30,22 @@ final class BallTemplates {
     let coarseStep = 4
     private let whitener: RingPredictor
     private let whitenerFit: Int
-    /// capacity × rates × length, each row unit-norm.
+    /// capacity × length, each row unit-norm.
     private let bank: UnsafeMutablePointer<Float>
     private let selfScores: UnsafeMutablePointer<Float>
     private let sortScratch: UnsafeMutablePointer<Float>
-    /// The whitened window: `length + 2 × lag` samples, plus a rate copy's reach on either side.
+    /// The whitened window: `length + 2 × lag` samples, plus what resampling at the widest rate reaches on either side.
     private let window: UnsafeMutablePointer<Float>
     private let windowLength: Int
     private let reach: Int
-    /// Running energy of `window` (prefix sums) for each lag's norm.
+    /// The window resampled at each rate (rates × `span`, `span` = `length + 2 × lag`: every lag's samples), and the
+    /// running energy of each (prefix sums, rates × (`span` + 1)) for each lag's norm.
+    private let resampled: UnsafeMutablePointer<Float>
     private let energy: UnsafeMutablePointer<Float>
+    private let span: Int
+    /// Where each resampled sample lies in `window` (rates × `span`): the sample before it and the fraction past it.
+    private let sourceIndex: UnsafeMutablePointer<Int32>
+    private let sourceFraction: UnsafeMutablePointer<Float>
     private let bestTemplates: UnsafeMutablePointer<Int>
     private let bestCosines: UnsafeMutablePointer<Float>
     private(set) var stored = 0
@@ -57,21 +65,37 @@ final class BallTemplates {
         self.lead = max(0, lead)
         self.lag = max(0, lag)
         self.rates = rates.isEmpty ? [1] : rates
-        let widest = self.rates.map { abs($0 - 1) }.max() ?? 0
-        reach = Int((Double(self.length) * widest).rounded(.up)) + 2
-        windowLength = self.length + 2 * self.lag + 2 * reach
+        let slowest = min(self.rates.min() ?? 1, 1)
+        // The resampled window reads (k − lag − lead) / rate from the onset for k < length + 2 × lag: at the slowest
+        // rate that reaches this much past the window's own span (and one sample more for the interpolation).
+        reach = Int((Double(self.length + self.lag) * (1 / slowest - 1)).rounded(.up)) + 2
+        span = self.length + 2 * self.lag
+        windowLength = span + 2 * reach
         whitener = RingPredictor(order: 16, fitLength: fitLength)
         whitenerFit = fitLength
-        bank = .allocate(capacity: self.capacity * self.rates.count * self.length)
-        bank.initialize(repeating: 0, count: self.capacity * self.rates.count * self.length)
+        bank = .allocate(capacity: self.capacity * self.length)
+        bank.initialize(repeating: 0, count: self.capacity * self.length)
+        resampled = .allocate(capacity: self.rates.count * span)
+        resampled.initialize(repeating: 0, count: self.rates.count * span)
+        sourceIndex = .allocate(capacity: self.rates.count * span)
+        sourceFraction = .allocate(capacity: self.rates.count * span)
+        let onsetIndex = Double(reach + self.lag + self.lead)
+        for (r, rate) in self.rates.enumerated() {
+            for k in 0..<span {
+                let position = onsetIndex + Double(k - self.lag - self.lead) / rate
+                let base = position.rounded(.down)
+                (sourceIndex + r * span + k).initialize(to: Int32(base))
+                (sourceFraction + r * span + k).initialize(to: Float(position - base))
+            }
+        }
         selfScores = .allocate(capacity: self.capacity)
         selfScores.initialize(repeating: 0, count: self.capacity)
         sortScratch = .allocate(capacity: self.capacity)
         sortScratch.initialize(repeating: 0, count: self.capacity)
         window = .allocate(capacity: windowLength)
         window.initialize(repeating: 0, count: windowLength)
-        energy = .allocate(capacity: windowLength + 1)
-        energy.initialize(repeating: 0, count: windowLength + 1)
+        energy = .allocate(capacity: self.rates.count * (span + 1))
+        energy.initialize(repeating: 0, count: self.rates.count * (span + 1))
         bestTemplates = .allocate(capacity: refine)
         bestTemplates.initialize(repeating: 0, count: refine)
         bestCosines = .allocate(capacity: refine)
@@ -84,6 +108,9 @@ final class BallTemplates {
         selfScores.deallocate()
         sortScratch.deallocate()
         window.deallocate()
+        resampled.deallocate()
+        sourceIndex.deallocate()
+        sourceFraction.deallocate()
         energy.deallocate()
         bestTemplates.deallocate()
         bestCosines.deallocate()
@@ -99,7 +126,7 @@ final class BallTemplates {
                   fitLength: parameters.samples(parameters.templateFitSeconds))
     }
 
-    /// Samples a window reads before its onset: the whitening fit, the lead, the lag and the rate copies' reach.
+    /// Samples a window reads before its onset: the whitening fit, the lead, the lag and the resampling's reach.
     var before: Int { whitenerFit + lead + lag + reach }
 
     /// Samples a window reads after its onset: the decision must come no earlier.
@@ -130,32 +157,37 @@ final class BallTemplates {
             sorted.sort()
             median = count % 2 == 1 ? sortScratch[count / 2] : 0.5 * (sortScratch[count / 2 - 1] + sortScratch[count / 2])
         }
-        // The window's samples at the onset's own alignment (lag 0) at each rate, around the onset.
-        let center = reach + lag + lead
-        for (r, rate) in rates.enumerated() {
-            let row = bank + (next * rates.count + r) * length
-            var norm: Float = 0
-            for i in 0..<length {
-                let position = Double(center) + Double(i - lead) * rate
-                let base = Int(position.rounded(.down))
-                let fraction = Float(position - Double(base))
-                let value = window[base] + fraction * (window[base + 1] - window[base])
-                row[i] = value
-                norm += value * value
-            }
-            let scale = norm > 0 ? 1 / norm.squareRoot() : 0
-            for i in 0..<length { row[i] *= scale }
+        // The window's samples at the onset's own alignment (lag 0), at rate 1.
+        let row = bank + next * length
+        let aligned = window + reach + lag
+        var norm: Float = 0
+        for i in 0..<length {
+            row[i] = aligned[i]
+            norm += aligned[i] * aligned[i]
         }
+        let scale = norm > 0 ? 1 / norm.squareRoot() : 0
+        for i in 0..<length { row[i] *= scale }
         next = (next + 1) % capacity
         stored = min(stored + 1, capacity)
     }
 
-    /// Whitens the window around `onset` into `window`, and its running energy into `energy`.
+    /// Whitens the window around `onset` into `window`, resamples it at each rate into `resampled` (sample k at
+    /// (k − lag − lead) / rate from the onset) and keeps each one's running energy in `energy`.
     private func whiten(at onset: Int64, ring: SampleRing) -> Bool {
         let start = onset - Int64(lead + lag + reach)
         guard whitener.whiten(ring, fitEnd: start, from: start, count: windowLength, into: window) else { return false }
-        energy[0] = 0
-        for i in 0..<windowLength { energy[i + 1] = energy[i] + window[i] * window[i] }
+        for r in 0..<rates.count {
+            let out = resampled + r * span
+            let sums = energy + r * (span + 1)
+            let index = sourceIndex + r * span, fraction = sourceFraction + r * span
+            sums[0] = 0
+            for k in 0..<span {
+                let base = Int(index[k])
+                let value = window[base] + fraction[k] * (window[base + 1] - window[base])
+                out[k] = value
+                sums[k + 1] = sums[k] + value * value
+            }
+        }
         return true
     }
 
@@ -166,11 +198,11 @@ final class BallTemplates {
         for i in 0..<refine { bestTemplates[i] = -1; bestCosines[i] = -.infinity }
         var bestLag = 0
         for t in 0..<stored {
-            let row = bank + (t * rates.count + unit) * length
+            let row = bank + t * length
             var top: Float = -.infinity, topLag = 0
             var shift = -lag
             while shift <= lag {
-                let c = cosine(row, at: shift)
+                let c = cosine(row, rate: unit, at: shift)
                 if c > top { (top, topLag) = (c, shift) }
                 shift += coarseStep
             }
@@ -179,10 +211,10 @@ final class BallTemplates {
         }
         var result = bestCosines[0]
         for k in 0..<refine where bestTemplates[k] >= 0 {
+            let row = bank + bestTemplates[k] * length
             for r in 0..<rates.count {
-                let row = bank + (bestTemplates[k] * rates.count + r) * length
                 for shift in max(-lag, bestLag - coarseStep)...min(lag, bestLag + coarseStep) {
-                    result = max(result, cosine(row, at: shift))
+                    result = max(result, cosine(row, rate: r, at: shift))
                 }
             }
         }
@@ -202,13 +234,14 @@ final class BallTemplates {
         bestTemplates[k] = template
     }
 
-    /// The cosine of a unit-norm template row with the window's `length` samples starting `shift` from the onset's
-    /// alignment.
+    /// The cosine of a unit-norm template row with the window resampled at `rates[rate]`, its `length` samples
+    /// starting `shift` from the onset's alignment.
     @inline(__always)
-    private func cosine(_ row: UnsafeMutablePointer<Float>, at shift: Int) -> Float {
-        let start = reach + lag + shift
-        let segment = energy[start + length] - energy[start]
+    private func cosine(_ row: UnsafeMutablePointer<Float>, rate: Int, at shift: Int) -> Float {
+        let start = lag + shift
+        let sums = energy + rate * (span + 1)
+        let segment = sums[start + length] - sums[start]
         guard segment > 0 else { return 0 }
-        return dotProduct(window + start, row, count: length) / segment.squareRoot()
+        return dotProduct(resampled + rate * span + start, row, count: length) / segment.squareRoot()
     }
 }

@@ -266,7 +266,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// heard is faint or odd, and its second bounce, inside the first's ring, rose in one band only (tune2's seed 20).
     public var rejectedRunBands = 1
     /// The stream's own balls as waveform templates (`BallTemplates`; 0 = off): this many of its latest reports
-    /// accepted on timbre with `templateLearnAttackDB` of attack, whitened, at five rates (0.96–1.04). A rejected
+    /// accepted on timbre with `templateLearnAttackDB` of attack, whitened, matched at five rates (0.96–1.04). A rejected
     /// candidate whose best cosine with them reaches `templateAcceptShare` × the stream's reference (the median of
     /// the templates' own scores) and `templateFloor` is a ball; a report accepted on timbre alone under
     /// `templateVetoShare` × the reference is none. Once `templateMinimum` templates have a score, and only in a
