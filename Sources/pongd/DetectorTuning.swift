@@ -159,6 +159,8 @@ enum DetectorTuning {
         "tpllen": milliseconds(\.templateLengthSeconds),
         "tpllag": milliseconds(\.templateLagSeconds),
         "tplfit": milliseconds(\.templateFitSeconds),
+        "tplspread": parameter(\.templateRateSpread),
+        "tplsteps": parameter(\.templateRateSteps),
         "tpllearn": parameter(\.templateLearnAttackDB),
         "tplaccept": parameter(\.templateAcceptShare),
         "tplfloor": parameter(\.templateFloor),

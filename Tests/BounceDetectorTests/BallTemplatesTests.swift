@@ -65,6 +65,15 @@ struct BallTemplatesTests {
         #expect(room < 0.3, "the room: \(room)")
     }
 
+    @Test("the rates matched: 1 ± the spread in steps either side (0.96 … 1.04 by default), or 1 alone")
+    func rates() {
+        let parameters = DetectorParameters(sampleRate: 48000)
+        let rates = BallTemplates.rates(spread: parameters.templateRateSpread, steps: parameters.templateRateSteps)
+        #expect(rates.count == 5)
+        for (rate, expected) in zip(rates, [0.96, 0.98, 1, 1.02, 1.04]) { #expect(abs(rate - expected) < 1e-12) }
+        #expect(BallTemplates.rates(spread: 0.04, steps: 0) == [1])
+    }
+
     @Test("the bank keeps the most recent templates: past its capacity the oldest are forgotten")
     func capacity() {
         // Four balls, four struck 20 % higher (beyond the rate copies' reach), then one of each to probe.

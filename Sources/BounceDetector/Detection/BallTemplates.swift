@@ -54,8 +54,12 @@ final class BallTemplates {
     /// The median of the self-scores kept, recomputed when one is added.
     private var median: Float = 0
 
-    /// The rates a template is stored at: a ball struck elsewhere rings a few per cent higher or lower.
-    static let defaultRates = [0.96, 0.98, 1.0, 1.02, 1.04]
+    /// The rates a window is matched at (`DetectorParameters.templateRateSpread`, `templateRateSteps`): a ball struck
+    /// elsewhere rings a few per cent higher or lower.
+    static func rates(spread: Double, steps: Int) -> [Double] {
+        let steps = max(0, steps)
+        return (-steps...steps).map { 1 + spread * Double($0) / Double(max(steps, 1)) }
+    }
 
     /// `capacity` templates of `length` samples (`lead` before the onset) at `rates`, searched over ±`lag`, whitened
     /// by a predictor fitted on the `fitLength` samples before each window.
@@ -122,7 +126,7 @@ final class BallTemplates {
         guard parameters.templateCount > 0 else { return nil }
         self.init(capacity: parameters.templateCount, length: parameters.samples(parameters.templateLengthSeconds),
                   lead: parameters.samples(parameters.templateLeadSeconds),
-                  lag: parameters.samples(parameters.templateLagSeconds), rates: Self.defaultRates,
+                  lag: parameters.samples(parameters.templateLagSeconds), rates: Self.rates(spread: parameters.templateRateSpread, steps: parameters.templateRateSteps),
                   fitLength: parameters.samples(parameters.templateFitSeconds))
     }
 

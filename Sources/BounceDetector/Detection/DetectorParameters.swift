@@ -281,6 +281,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var templateLagSeconds = 0.002
     /// See `templateLeadSeconds`.
     public var templateFitSeconds = 0.04
+    /// The rates a candidate's window is matched at: 1 ± this, in `templateRateSteps` steps either side.
+    public var templateRateSpread = 0.04
+    /// See `templateRateSpread`.
+    public var templateRateSteps = 2
     /// See `templateCount` (dB).
     public var templateLearnAttackDB: Float = 12
     /// See `templateCount`.
