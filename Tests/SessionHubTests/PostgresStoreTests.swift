@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 @testable import PongWire
 import Synchronization
 import Testing
@@ -92,6 +93,26 @@ struct PostgresStoreTests {
         #expect(ContinuousClock.now - started < .seconds(6))
         let unknownDatabase = try DatabaseURL(server.tcpURL(database: "missing"))
         #expect(throws: StoreError.io) { try PostgresStore(url: unknownDatabase, logger: StoreBackend.quiet) }
+    }
+
+    @Test("""
+        a discarded connection lives until its channel has closed: dropping the last reference first tripped \
+        PostgresNIO's deinit assertion (the test process crashed on CI)
+        """)
+    func discardedConnectionClosesFirst() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let link = PostgresLink(id: 1, configuration: try PostgresStore.connectionConfiguration(try server().makeDatabase()),
+                                eventLoop: group.next(), logger: StoreBackend.quiet)
+        defer { link.close() }
+        for round in 0..<20 {
+            // A healthy connection discarded as a failed body would: the link's reference goes at once, the
+            // caller's as `withConnection` returns, while the close is usually still on its way to the event loop
+            // (without the fix the process crashed here within a few rounds).
+            try link.withConnection { connection throws(StoreError) in link.discard(connection) }
+            let reopened = try link.withConnection { connection throws(StoreError) in connection.isClosed }
+            #expect(!reopened, "round \(round): the next use opens a new connection")
+        }
     }
 
     @Test("connections the server ends are opened again: at most the call that finds one broken fails")

@@ -50,7 +50,10 @@ final class PostgresLink: @unchecked Sendable {
         // Called from inside `withConnection` (the lock is held by this thread).
         if connection === broken { connection = nil }
         let closing: EventLoopFuture<Void> = broken.close()
-        closing.whenComplete { _ in }
+        // The close completes once the channel is inactive; until then the connection must live (PostgresNIO
+        // asserts in its deinit that the channel is closed: the caller's last reference, dropped as `withConnection`
+        // returns, came first on CI and crashed the test process).
+        closing.whenComplete { _ in withExtendedLifetime(broken) {} }
     }
 
     /// Closes the connection; later uses fail with `.io`.

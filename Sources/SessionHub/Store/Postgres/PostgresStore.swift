@@ -152,7 +152,7 @@ package final class PostgresStore: HubStore {
     }
 
     /// postgres-nio's settings for `url`: TCP (with libpq's `sslmode`) or a Unix socket.
-    private static func connectionConfiguration(_ url: DatabaseURL) throws(StoreError)
+    static func connectionConfiguration(_ url: DatabaseURL) throws(StoreError)
         -> PostgresConnection.Configuration
     {
         var configuration: PostgresConnection.Configuration
