@@ -508,19 +508,5 @@ struct CandidateRulesTests {
         #expect(isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 12, followsImpact: true)),
                 "a run's next bounce is judged by the run")
     }
-
-    @Test("with a least energy over the room (minsnr, off by default), an onset frame under the room's own is no ball")
-    func leastEnergyOverRoom() {
-        var under = ball(attack: 12, snr: -8, decay: -10, risingBands: 5)
-        under.centroidHz = 1600
-        #expect(isImpact(rules().verdict(under, evidence: .wholeBand, typicalAttackDB: 12)), "off by default")
-        let asked = rules { $0.minimumSNRDB = -6 }
-        guard case (.rejected, .noEnergy) = asked.decision(under, evidence: .wholeBand, typicalAttackDB: 12) else {
-            Issue.record("an onset frame 8 dB under the room was taken")
-            return
-        }
-        under.snrDB = -5
-        #expect(isImpact(asked.verdict(under, evidence: .wholeBand, typicalAttackDB: 12)))
-    }
 }
 

@@ -1,5 +1,5 @@
 /// The stream's own balls as waveform templates: a candidate that sounds like this ball struck again is a ball,
-/// whatever its level; a sound the timbre rules took that sounds like none of them is not.
+/// whatever its level.
 ///
 /// A ball's first milliseconds are a fixed waveform (a shell's and a table's modes, struck the same way), pitched a
 /// few per cent up or down by where and how hard it is struck. Under babble at 0 dB the onset's band energies drown,
@@ -126,7 +126,8 @@ final class BallTemplates {
         guard parameters.templateCount > 0 else { return nil }
         self.init(capacity: parameters.templateCount, length: parameters.samples(parameters.templateLengthSeconds),
                   lead: parameters.samples(parameters.templateLeadSeconds),
-                  lag: parameters.samples(parameters.templateLagSeconds), rates: Self.rates(spread: parameters.templateRateSpread, steps: parameters.templateRateSteps),
+                  lag: parameters.samples(parameters.templateLagSeconds),
+                  rates: Self.rates(spread: parameters.templateRateSpread, steps: parameters.templateRateSteps),
                   fitLength: parameters.samples(parameters.templateFitSeconds))
     }
 

@@ -41,8 +41,8 @@ struct CandidateRules {
     /// `verdict`, and the rule that decided it (diagnostics: `ImpactDetector.candidateObserver`; an enum, nothing
     /// allocated). `ringInnovationDB`: how far the ring before an on-time candidate, a run's second or third
     /// bounce, or a loosely shaped one, fails to predict its onset (`DetectorParameters.runInnovationDB`,
-    /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted an on-time candidate (`DetectorParameters.
-    /// runOnTimePredictedDB`): no on-time rule takes it.
+    /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted
+    /// an on-time candidate (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
@@ -79,11 +79,6 @@ struct CandidateRules {
                              likeStream: Bool, unlikeStream: Bool) -> (verdict: Verdict, rule: CandidateRule) {
         // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
         // it (`DetectorParameters.minimumCentroidHz`).
-        // An impact adds energy: an onset frame holding less than the room's own (a rise that only moves the room's
-        // energy between bands) is none (`DetectorParameters.minimumSNRDB`).
-        if features.snrDB < parameters.minimumSNRDB {
-            return (.rejected(restore: evidence == .bandRise, endRefractory: false), .noEnergy)
-        }
         if features.snrDB >= 0, features.centroidHz < parameters.leastCentroidHz(attackDB: features.attackDB, snrDB: features.snrDB) {
             return (.rejected(restore: evidence == .bandRise, endRefractory: false), .thud)
         }
@@ -323,11 +318,6 @@ package enum CandidateRule: UInt8, Sendable {
     case notBall
     /// Rejected: the learned score is sure it is none.
     case modelVeto
-    /// Rejected: accepted on its timbre, but it sounds like none of the stream's own balls (`BallTemplates`).
-    case templateVeto
-    /// Rejected: accepted on its timbre alone and as clear as the balls the stream learns from, but its centroid lies
-    /// outside the range they keep to (`StreamCentroids`; off by default).
-    case centroid
     /// Rejected: accepted on its timbre alone, but within applause (`ApplauseTrain`).
     case applause
 
@@ -358,8 +348,6 @@ package enum CandidateRule: UInt8, Sendable {
         case .held: "x-held"
         case .notBall: "x-notball"
         case .modelVeto: "x-model"
-        case .templateVeto: "x-template"
-        case .centroid: "x-centroid"
         case .applause: "x-applause"
         }
     }

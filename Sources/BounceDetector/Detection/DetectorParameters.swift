@@ -268,9 +268,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// The stream's own balls as waveform templates (`BallTemplates`; 0 = off): this many of its latest reports
     /// accepted on timbre with `templateLearnAttackDB` of attack, whitened, matched at five rates (0.96–1.04). A rejected
     /// candidate whose best cosine with them reaches `templateAcceptShare` × the stream's reference (the median of
-    /// the templates' own scores) and `templateFloor` is a ball; a report accepted on timbre alone under
-    /// `templateVetoShare` × the reference is none. Once `templateMinimum` templates have a score, and only in a
-    /// stream whose balls clear the room by at most `templateNoisyRoomDB`.
+    /// the templates' own scores) and `templateFloor` is a ball, once `templateMinimum` templates have a score, and
+    /// only in a stream whose balls clear the room by at most `templateNoisyRoomDB`. (A veto of timbre-accepted
+    /// reports unlike the templates was built, measured and removed: docs/DETECTOR.md.)
     public var templateCount = 32
     /// See `templateCount` (s): the template's span before the onset, its whole length, the lag searched either side,
     /// and the stretch before the window the whitening predictor is fitted on.
@@ -291,41 +291,16 @@ public struct DetectorParameters: Sendable, Equatable {
     public var templateAcceptShare: Float = 0.8
     /// See `templateCount`.
     public var templateFloor: Float = 0.5
-    /// See `templateCount` (0 = no veto). Off: at 0.55 (best on tuning: 0 dB rallies +0.02, the real applause
-    /// scenes' reports 1087 -> 1016) held out's 0 dB rose 0.796 -> 0.809 but another ball's (independent) fell
-    /// 0.842 -> 0.656: a stream's templates do not yet say what is not a ball (docs/DETECTOR.md).
-    public var templateVetoShare: Float = 0
-    /// The veto only where the stream's templates agree (their reference) at least this well: a stream whose own
-    /// balls differ (a limiter-held first bounce, another ball's drop) has no timbre to veto by (swapped seed 13's
-    /// whole drop, reference 0.38, fell to it).
-    public var templateVetoReference: Float = 0.45
     /// See `templateCount`.
     public var templateMinimum = 4
-    /// The stream's own balls' centroid range (`StreamCentroids`; 0 = off): this many of its latest reports accepted
-    /// on timbre with `templateLearnAttackDB` of attack (those that teach the templates). Once `centroidMinimum` are
-    /// kept, a report accepted on timbre alone (not where the run's next bounce is due) whose centroid lies outside
-    /// their `centroidLowerShare`…`centroidUpperShare` quantiles widened by `centroidMargin` is none; only a report as
-    /// clear as those it learns from (`templateLearnAttackDB`) is judged. Off: on tuning it took out claps and the
-    /// room's notes (rallies up at every SNR), but another ball's streams (independent: five recordings) lost a
-    /// tenth of their balls at 0 dB — one recording per kind makes csmash's balls more alike than a real stream's
-    /// (docs/DETECTOR.md).
-    public var centroidCount = 0
-    /// See `centroidCount`.
-    public var centroidMinimum = 8
-    /// See `centroidCount`.
-    public var centroidLowerShare: Float = 0.1
-    /// See `centroidCount`.
-    public var centroidUpperShare: Float = 0.9
-    /// See `centroidCount` (a factor either way).
-    public var centroidMargin: Float = 1.3
     /// See `templateCount`: only rejected candidates with at least this attack (dB) are scored (the cost)…
     public var templateScoreAttackDB: Float = 5.5
     /// …and at most this (dB): the templates recover balls the room drowned; a candidate that clears the room by
     /// more was rejected by the timbre rules for what it is (a clap in a quiet room matches a ball's template at 0.4–0.5).
     public var templateRecoverAttackDB: Float = 20
-    /// The templates recover and veto only where the stream's balls typically clear the room by at most this (dB,
-    /// `StreamTypicals.attackDB`): in a quieter room the rules miss no ball the templates could give back, what they
-    /// add there is the room's, and the veto there cost a dropped ball's first bounces (timbre rules suffice).
+    /// The templates recover only where the stream's balls typically clear the room by at most this (dB,
+    /// `StreamTypicals.attackDB`): in a quieter room the rules miss no ball the templates could give back, and what
+    /// they add there is the room's.
     public var templateNoisyRoomDB: Float = 20
     /// …and at least this long after the last report (s): a ball's ring stirs like the ball itself.
     public var templateAfterReportSeconds = 0.06
@@ -459,12 +434,6 @@ public struct DetectorParameters: Sendable, Equatable {
     /// `ImpactFeatures.snrDB`): its excess at least twice the background. A faint ball's does (3–9 dB); a babble
     /// or music rise that only redistributes the room's energy among bands does not (−5…+1 dB).
     public var bandRiseSNRDB: Float = 3
-    /// Least energy over the room (dB, `ImpactFeatures.snrDB`) in the onset frame of any candidate that is not a
-    /// run's next bounce (−∞ = not asked); the templates give none back under it either. An impact adds energy; a
-    /// frame under the room's own background is a rise that only moved the room's energy between bands. Off: best
-    /// on tuning at −6 dB (0 dB +0.000–0.003, applause 1087 → 1065), but held out lost two 0 dB balls (0.799 → 0.792)
-    /// for independent's +0.002 (docs/DETECTOR.md).
-    public var minimumSNRDB: Float = -.infinity
     /// …an attack of at least this (dB), and at least the stream's typical attack less
     /// `ImpactClassifier.attackBelowTypicalDB` (uncapped: in a quiet room a ball the flux missed would be implausibly
     /// faint, and what the band rise alone finds there is a hi-hat, a footstep or a note);

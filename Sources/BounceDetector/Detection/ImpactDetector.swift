@@ -61,8 +61,6 @@ public final class ImpactDetector {
     private let model: CandidateModel?
     /// The stream's own balls as waveform templates (nil when `DetectorParameters.templateCount` is 0).
     private let templates: BallTemplates?
-    /// Where the stream's own balls put their centroid (nil when `DetectorParameters.centroidCount` is 0).
-    private let centroids: StreamCentroids?
 
     /// Creates a detector; throws `unsupported` for fewer than 1 or more than 8 channels, or a rate below 8 kHz.
     /// `tune` may adjust the rate-derived parameters (diagnostics and experiments).
@@ -89,7 +87,6 @@ public final class ImpactDetector {
         // Enough history for the noise window, the search region, the classifier's decay window and the attack's
         // reference (with its filters' settling) before the onset.
         templates = BallTemplates(parameters: parameters)
-        centroids = StreamCentroids(capacity: parameters.centroidCount)
         // …and the templates' window, read at the decision (its delay after the onset).
         let templateHistory = templates.map { $0.before + parameters.decisionDelay } ?? 0
         let history = max(parameters.samples(max(0.05, parameters.attackReferenceSeconds + 0.02,
@@ -333,45 +330,21 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
-    /// What the stream's templates (`BallTemplates`) say of a decided candidate: a report accepted on timbre alone
-    /// that sounds like none of them is none (the veto, `templateVetoShare`), and a rejected candidate that rose by
-    /// `templateScoreAttackDB`…`templateRecoverAttackDB` and sounds like them is a ball. Scored only where it could
-    /// change the verdict (the cost: most rejected candidates are the room's); the cosine for diagnostics (NaN when
-    /// not scored), and the new verdict and rule, if any.
-    private func templateVerdict(_ candidate: ImpactCandidate, _ features: ImpactFeatures, verdict: CandidateRules.Verdict,
-                                 rule: CandidateRule, followsImpact: Bool)
-        -> (cosine: Float, change: (verdict: CandidateRules.Verdict, rule: CandidateRule)?) {
-        guard let templates, let reference = templates.reference(minimum: parameters.templateMinimum),
-              written >= candidate.onset + Int64(templates.after) else { return (.nan, nil) }
-        switch verdict {
-        case .impact where parameters.templateVetoShare > 0 && rule.yieldsToApplause && rule != .runLoose
-            && !followsImpact && typicals.attackDB <= parameters.templateNoisyRoomDB:
-            guard reference >= parameters.templateVetoReference,
-                  let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
-            return (cosine, cosine < parameters.templateVetoShare * reference
-                ? (.rejected(restore: candidate.evidence == .bandRise, endRefractory: false), .templateVeto) : nil)
-        case .rejected where rule != .thud && features.snrDB >= parameters.minimumSNRDB
-            && features.attackDB >= parameters.templateScoreAttackDB
-            && features.attackDB <= parameters.templateRecoverAttackDB && features.tonality >= parameters.templateTonality
-            && typicals.attackDB <= parameters.templateNoisyRoomDB
-            && candidate.onset - run.bounces.last >= Int64(parameters.samples(parameters.templateAfterReportSeconds)):
-            guard let cosine = templates.match(at: candidate.onset, ring: highPassed) else { return (.nan, nil) }
-            return (cosine, cosine >= max(parameters.templateFloor, parameters.templateAcceptShare * reference)
-                ? (.impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance), .template)
-                : nil)
-        default:
-            return (.nan, nil)
-        }
-    }
-
-    /// Whether a candidate as clear as the balls the stream learns from (`templateLearnAttackDB`) has its centroid
-    /// outside the range they keep to (`StreamCentroids`).
-    private func outsideStreamCentroids(_ features: ImpactFeatures) -> Bool {
-        guard let centroids, features.attackDB >= parameters.templateLearnAttackDB,
-              let range = centroids.range(minimum: parameters.centroidMinimum, lowerShare: parameters.centroidLowerShare,
-                                          upperShare: parameters.centroidUpperShare, margin: parameters.centroidMargin)
-        else { return false }
-        return !range.contains(features.centroidHz)
+    /// Whether the stream's templates (`BallTemplates`) give back a candidate the rules rejected: one that rose by
+    /// `templateScoreAttackDB`…`templateRecoverAttackDB` in a loud room and sounds like the stream's own balls. Scored
+    /// only where it could change the verdict (the cost: most rejected candidates are the room's); the cosine for
+    /// diagnostics (NaN when not scored) and whether it is a ball.
+    private func templateRecovery(_ candidate: ImpactCandidate, _ features: ImpactFeatures, rule: CandidateRule)
+        -> (cosine: Float, recovered: Bool) {
+        guard let templates, rule != .thud, let reference = templates.reference(minimum: parameters.templateMinimum),
+              written >= candidate.onset + Int64(templates.after),
+              features.attackDB >= parameters.templateScoreAttackDB,
+              features.attackDB <= parameters.templateRecoverAttackDB, features.tonality >= parameters.templateTonality,
+              typicals.attackDB <= parameters.templateNoisyRoomDB,
+              candidate.onset - run.bounces.last >= Int64(parameters.samples(parameters.templateAfterReportSeconds)),
+              let cosine = templates.match(at: candidate.onset, ring: highPassed)
+        else { return (.nan, false) }
+        return (cosine, cosine >= max(parameters.templateFloor, parameters.templateAcceptShare * reference))
     }
 
     /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
@@ -391,11 +364,13 @@ public final class ImpactDetector {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
         }
-        let template = templateVerdict(candidate, features, verdict: verdict, rule: rule, followsImpact: fit.followsImpact)
-        if let change = template.change { (verdict, rule) = change }
-        if case .impact = verdict, rule.yieldsToApplause, !fit.followsImpact, outsideStreamCentroids(features) {
-            verdict = .rejected(restore: candidate.evidence == .bandRise, endRefractory: false)
-            rule = .centroid
+        var template = (cosine: Float.nan, recovered: false)
+        if case .rejected = verdict {
+            template = templateRecovery(candidate, features, rule: rule)
+            if template.recovered {
+                verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
+                rule = .template
+            }
         }
         // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
         // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
@@ -426,7 +401,6 @@ public final class ImpactDetector {
                 if let templates, written >= candidate.onset + Int64(templates.after) {
                     templates.learn(at: candidate.onset, ring: highPassed)
                 }
-                centroids?.learn(features.centroidHz)
             }
             onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
                             kind: kind, confidence: confidence))
