@@ -231,7 +231,7 @@ struct RealRecordingTests {
         """)
     func droppedBallOffClock() throws {
         let clip = try RealRecordings.clip(table: true), racket = try RealRecordings.clip(table: false)
-        var (events, end) = RealRecordings.droppedBall(
+        let (events, end) = RealRecordings.droppedBall(
             clip, count: 15, firstGap: 0.19, gapRatio: 0.9, gainRatio: 0.85)
         let tick = (time: events[7].time + 0.68 * (events[8].time - events[7].time), clip: racket, gain: 0.2 * events[7].gain)
         let (samples, onsets) = scene(seconds: end + 0.5, rate: clip.rate, events: events + [tick])

@@ -38,6 +38,17 @@ struct Biquad {
         (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
     }
 
+    /// The two delays (z1, z2): what the filter remembers of the stream.
+    var state: (Float, Float) {
+        get { (z1, z2) }
+        set { (z1, z2) = newValue }
+    }
+
+    /// The coefficients (a0 = 1), widened.
+    var coefficients: (b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
+        (Double(b0), Double(b1), Double(b2), Double(a1), Double(a2))
+    }
+
     /// Filters one sample.
     @inline(__always)
     mutating func process(_ x: Float) -> Float {

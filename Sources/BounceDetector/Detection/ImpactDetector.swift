@@ -28,7 +28,7 @@ public final class ImpactDetector {
     private let window: UnsafeMutablePointer<Float>
     private let raw: SampleRing
     private let highPassed: SampleRing
-    private var highPass: (Biquad, Biquad)
+    private var highPass: HighPassCascade
     private var flux: SpectralFlux
     private var bandRise: BandRise
     private var statistics = FluxStatistics()
@@ -96,8 +96,7 @@ public final class ImpactDetector {
             + 4 * n
         raw = SampleRing(minimumCapacity: history)
         highPassed = SampleRing(minimumCapacity: history)
-        highPass = (.highPass(cutoff: 700, sampleRate: format.sampleRate),
-                    .highPass(cutoff: 700, sampleRate: format.sampleRate))
+        highPass = HighPassCascade(cutoff: 700, sampleRate: format.sampleRate)
         flux = SpectralFlux(bins: parameters.classifierBins, band: parameters.bandBins,
                             racketBand: parameters.racketBins, gate: parameters.gateNats,
                             warmUpHops: parameters.samples(parameters.warmUpSeconds) / parameters.hop,
@@ -142,7 +141,29 @@ public final class ImpactDetector {
             var filter = highPass
             var index = written
             let scale = inverseChannels
-            for f in frame..<(frame + count) {
+            var f = frame
+            let end = frame + count
+            while f < end {
+                if index & 7 == 0, end - f >= 8 {
+                    // Eight at a time: the high-pass as one block step, the rings written eight wide.
+                    var mono = SIMD8<Float>()
+                    if channels == 1 {
+                        mono = UnsafeRawPointer(base + f).loadUnaligned(as: SIMD8<Float>.self)
+                    } else {
+                        for k in 0..<8 {
+                            var sum = base[(f + k) * channels]
+                            for c in 1..<channels { sum += base[(f + k) * channels + c] }
+                            mono[k] = sum * scale
+                        }
+                    }
+                    // x - x is NaN exactly where x is a NaN or an infinity: silence there (see below).
+                    mono.replace(with: 0, where: .!((mono - mono) .== 0))
+                    raw.write(mono, at: index)
+                    highPassed.write(filter.process(mono), at: index)
+                    index += 8
+                    f += 8
+                    continue
+                }
                 var mono = base[f * channels]
                 if channels > 1 {
                     for c in 1..<channels { mono += base[f * channels + c] }
@@ -152,8 +173,9 @@ public final class ImpactDetector {
                 // stream: it counts as silence.
                 if !mono.isFinite { mono = 0 }
                 raw.write(mono, at: index)
-                highPassed.write(filter.1.process(filter.0.process(mono)), at: index)
+                highPassed.write(filter.process(mono), at: index)
                 index += 1
+                f += 1
             }
             highPass = filter
             written = index

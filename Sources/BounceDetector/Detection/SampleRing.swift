@@ -27,6 +27,14 @@ struct SampleRing {
         storage[slot + capacity] = value
     }
 
+    /// Stores eight samples from absolute index `index`, a multiple of 8 (so they share one side of the wrap).
+    @inline(__always)
+    func write(_ values: SIMD8<Float>, at index: Int64) {
+        let slot = Int(truncatingIfNeeded: index) & mask
+        UnsafeMutableRawPointer(storage + slot).storeBytes(of: values, as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(storage + slot + capacity).storeBytes(of: values, as: SIMD8<Float>.self)
+    }
+
     /// Contiguous memory holding the samples from absolute index `start` onwards (up to `capacity` of them).
     @inline(__always)
     func span(from start: Int64) -> UnsafePointer<Float> {
