@@ -10,6 +10,10 @@ Sources (--source):
   varied     csmash's two recordings as five takes coloured apart (three of the table, two of the racket; peaking
              filters and a shortened ring, `Impacts.vary`): a stream whose balls are not all alike, as the independent
              source's (tuning seeds only).
+  freesound  A SECOND REAL BALL FOR TUNING: three Freesound recordings (CC0), committed under ../Data/freesound/ (its
+             README says where from and what says CC0): a ball dropped on a table (giddster) and a ball on two bats
+             (michorvath, 14FPanskaBubik_Lukas); cut and drawn as facepunch's. Another table and bats than csmash's,
+             so a rule chosen on csmash alone is seen on another ball before the independent set (tuning seeds only).
   facepunch  An INDEPENDENT ball, table and bat: Facepunch's sbox-tabletennis-vr (MIT), committed unchanged under
              ../Data/facepunch/ (its README and LICENSE say where from): three balls on a table
              (tabletennis.bounce, bounce2, bounce3) and two on a paddle (tabletennis.paddle, serve), 44.1 kHz. Each
@@ -81,6 +85,12 @@ SOURCES = {
     # from the stream's own balls meets in a real stream and csmash's one recording per kind never showed.
     # Tuning seeds only.
     "varied": dict(folder=CSMASH, bounce=("table.wav",) * 3, hit=("racket.wav",) * 2, vary=True),
+    # A second real ball for TUNING (Freesound, CC0; ../Data/freesound/README.md): another table and two bats, other
+    # recordists and microphones than csmash's. Rules chosen on csmash alone overfit its one recording per kind;
+    # this one shows them another before the independent source is scored. Tuning seeds only.
+    "freesound": dict(folder=os.path.join(DATA, "freesound"),
+                      bounce=("414460__giddster__dropping-ping-pong-ball-on-table_cut.wav",),
+                      hit=("269718__michorvath__ping-pong-ball-hit.wav", "418556__14fpanskabubik-lukas__ping-pong-hit.wav")),
     "facepunch": dict(folder=os.path.join(DATA, "facepunch"),
                       bounce=("tabletennis.bounce.mp3", "tabletennis.bounce2.mp3", "tabletennis.bounce3.wav"),
                       hit=("tabletennis.paddle.mp3", "tabletennis.serve.mp3")),
@@ -510,10 +520,11 @@ def main():
     source = a.source or ("facepunch" if a.split == "independent" else "csmash")
     if a.split == "independent" and source == "csmash":
         ap.error("the independent split is made from another source than csmash")
-    tuning_only = ("swapped", "varied")
+    tuning_only = ("swapped", "varied", "freesound")
     if a.split in ("tune", "heldout") and source not in ("csmash",) + tuning_only \
             or a.split == "heldout" and source in tuning_only:
-        ap.error("the tune and heldout splits are csmash's (tune also --source swapped or varied); --split independent "
+        ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied or freesound); "
+                 "--split independent "
                  "for another source")
     if source in tuning_only and any(seed not in TUNING_SEEDS for seed in a.seed):
         ap.error("the %s source is for tuning seeds only (%s)" % (source, ", ".join(map(str, TUNING_SEEDS))))

@@ -164,13 +164,25 @@ struct RealCorpusToolTests {
     func variedSource() throws {
         let folder = try Self.verifiedSeed(11, source: "varied")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for source in ["varied", "swapped"] {
+        for source in ["varied", "swapped", "freesound"] {
             for refused in [["--seed", "21"], ["--split", "heldout"]] {
                 let run = try ToolRun.run(Self.python, [Self.script, "--source", source, "--out", folder.path] + refused)
                 #expect(run.status == 2 && (run.stderr.contains("tuning seeds only") || run.stderr.contains("heldout splits")),
                         "\(source) \(refused): \(run.status) \(run.stderr)")
             }
         }
+    }
+
+    @Test("""
+        the freesound tuning source (a second real ball, committed under Benchmarks/Data/freesound): its labels sit on \
+        the clicks, its rally has table bounces and racket hits, and a held-out seed is refused (in variedSource)
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func freesoundSource() throws {
+        let folder = try Self.verifiedSeed(12, source: "freesound")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let labels = try String(contentsOf: folder.appendingPathComponent("real12_freesound_rally_events.csv"),
+                                encoding: .utf8).split(whereSeparator: \.isNewline).dropFirst()
+        #expect(labels.contains { $0.contains(",bounce,") } && labels.contains { $0.contains(",hit,") })
     }
 
     /// A 12 s seed of `source` made in a fresh temporary folder (the caller removes it), its labels checked on the
