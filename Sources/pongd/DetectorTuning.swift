@@ -91,6 +91,8 @@ enum DetectorTuning {
         "vclear": classifier(\.veryClearAttackDB),
         "vctonal": classifier(\.veryClearTonality),
         "ccentroid": classifier(\.clearCentroidHz),
+        "cpflat": classifier(\.clearPeakyFlatnessDB),
+        "cprelief": classifier(\.clearPeakyTonalityRelief),
         "struck": classifier(\.struckAcceptance),
         "cdecay": classifier(\.clearDecayDB),
         "tring": classifier(\.tableRingDecayDB),

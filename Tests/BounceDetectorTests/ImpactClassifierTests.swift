@@ -55,6 +55,30 @@ struct ImpactClassifierTests {
         #expect(!classifier.isClearImpact(narrow), "an onset in few bands is no clear impact")
     }
 
+    @Test("""
+        a real table's broadband tock (Freesound's table at 10 dB) is clear when its onset frame keeps valleys; as flat \
+        as a clap's noise it must show the tonality asked of any clear onset
+        """)
+    func clearBroadbandTock() {
+        // As the detector measured a missed bounce of real11_freesound_rally_snr10 (tonality 0.55, 7 bands).
+        var tock = ImpactFeatures(snrDB: 19, centroidHz: 1730, tonality: 0.55, highShare: 0.06, decayDB: -18.9,
+                                  attackDB: 24.9, peakContrastDB: 3, ringingTonality: 0.6, ringingContrastDB: 2.8,
+                                  peakPersistence: 0.95, lineCoherence: 0.16)
+        tock.risingBands = 7
+        tock.flatnessDB = -8.5
+        #expect(classifier.isClearImpact(tock))
+        #expect(classifier.classify(tock) != nil)
+        var flat = tock
+        flat.flatnessDB = -3.5  // the claps the tuning rallies' clear rule met: -2 ... -4.5 dB
+        #expect(!classifier.isClearImpact(flat))
+        var unmeasured = tock
+        unmeasured.flatnessDB = -.infinity
+        #expect(!classifier.isClearImpact(unmeasured), "no relief on a flatness never measured")
+        var off = classifier
+        off.clearPeakyFlatnessDB = 0
+        #expect(!off.isClearImpact(tock), "without the relief the tock is no clear impact (what was missed)")
+    }
+
     @Test("a clear impact in a live room, its ring held by reflections and a limiter, is one; a thud under 1.2 kHz is not")
     func clearImpactInALiveRoom() {
         var held = realTable

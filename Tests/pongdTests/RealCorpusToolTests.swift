@@ -185,6 +185,20 @@ struct RealCorpusToolTests {
         #expect(labels.contains { $0.contains(",bounce,") } && labels.contains { $0.contains(",hit,") })
     }
 
+    @Test("""
+        another real table's broadband tock at 10 dB (the freesound tuning source's seed 11): every ball found within \
+        5 ms and nothing else, where the clear rule's tonality alone (cpflat=0) lost 14 of its table bounces
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func broadbandTableAtTenDB() throws {
+        let rally = try CorpusFile(seed: 11, seconds: 60, source: "freesound", condition: "snr10", part: "rally",
+                                   window: 0.005)
+        defer { rally.remove() }
+        #expect(rally.labels.count == 79)
+        let with = try rally.found([]), without = try rally.found(["--tune", "cpflat=0"])
+        #expect(with.found == 79 && with.reported == 79, "with the relief \(with)")
+        #expect(without.found <= 66, "without it \(without)")
+    }
+
     /// A 12 s seed of `source` made in a fresh temporary folder (the caller removes it), its labels checked on the
     /// clicks (`--verify`).
     static func verifiedSeed(_ seed: Int, source: String) throws -> URL {

@@ -59,6 +59,14 @@ public struct ImpactClassifier: Sendable, Equatable {
     /// limiter, a real bounce's ring and its first reflections hold it within a dB or two of its clipped peak, while
     /// what `maximumDecayDB` keeps out (a voice, a squeak) never starts that abruptly in that many bands.
     public var clearDecayDB: Float = 3
+    /// A clear onset whose onset frame is far from noise's flatness (`ImpactFeatures.flatnessDB` at most this, dB;
+    /// 0 = off) is asked `clearPeakyTonalityRelief` less tonality: a real table's board or a bat's rubber can spread a
+    /// bounce's excess over many lines (a broadband "tock" that rings down in milliseconds), but only a struck
+    /// object leaves valleys in the onset's spectrum that a clap's noise would fill (claps: −2…−4.5 dB). Asked only
+    /// of a measured flatness.
+    public var clearPeakyFlatnessDB: Float = -6
+    /// See `clearPeakyFlatnessDB`.
+    public var clearPeakyTonalityRelief: Float = 0.3
     /// Probability of the struck-object score (`struckProbability`) at which an impact is reported as a ball when
     /// the resonance score does not accept it. 1.01 = off.
     public var struckAcceptance: Float = 0.7
@@ -125,7 +133,9 @@ public struct ImpactClassifier: Sendable, Equatable {
             return false
         }
         let clearance = min(1, (features.attackDB - clearAttackDB) / max(veryClearAttackDB - clearAttackDB, 1))
-        return features.tonality >= clearTonality + clearance * (veryClearTonality - clearTonality)
+        let peaky = clearPeakyFlatnessDB < 0 && features.flatnessDB.isFinite && features.flatnessDB <= clearPeakyFlatnessDB
+        let relief = peaky ? clearPeakyTonalityRelief : 0
+        return features.tonality >= clearTonality + clearance * (veryClearTonality - clearTonality) - relief
     }
 
     /// The kind of an impact (second decision: it may be `unknown`).
