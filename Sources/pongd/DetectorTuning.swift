@@ -235,6 +235,7 @@ enum DetectorTuning {
         "model": parameter(\.candidateModel),
         "kpause": milliseconds(\.kindPauseSeconds),
         "kmargin": parameter(\.kindMarginDB),
+        "kreturn": .parameters { $0.kindReturnTeaches = $1 != 0 },
         "kmemory": .parameters { $0.kindMemory = max(1, Int($1.rounded())) },
         "maccept": parameter(\.modelAcceptance),
         "mveto": parameter(\.modelVeto),

@@ -8,9 +8,9 @@ struct StreamKindsTests {
     private let low = SIMD8<Float>(-10, -12, -16, -20, -24, -28, -30, -.infinity)
     private let high = SIMD8<Float>(-30, -26, -20, -14, -12, -10, -12, -.infinity)
 
-    private func kinds() -> StreamKinds {
+    private func kinds(returnTeaches: Bool = true) -> StreamKinds {
         StreamKinds(settings: .init(pause: rate * 3 / 2, serveBounce: rate * 8 / 100...rate * 26 / 100,
-                                    marginDB: 1, memory: 8), bands: 7)
+                                    marginDB: 1, memory: 8, returnTeaches: returnTeaches), bands: 7)
     }
 
     private func seconds(_ s: Double) -> Int64 { Int64(s * Double(rate)) }
@@ -40,9 +40,29 @@ struct StreamKindsTests {
         for (hit, bounce) in [(low, high), (high, low)] {
             var kinds = kinds()
             rally(&kinds, from: 1, hit: hit, bounce: bounce)
-            #expect(kinds.racket.count == 1 && kinds.table.count == 2)
+            #expect(kinds.racket.count == 2 && kinds.table.count == 2, "the serve and its return; two bounces")
             #expect(kinds.kind(of: hit, at: seconds(9), otherwise: .unknown) == .racket)
             #expect(kinds.kind(of: bounce, at: seconds(9), otherwise: .unknown) == .table)
+        }
+    }
+
+    @Test("""
+        the serve's return teaches the racket too: the other player's bat, nearer the table's shape than the server's \
+        bat, is named racket once it has returned a serve (the serves alone name it table)
+        """)
+    func returnTeachesTheOtherBat() {
+        // The receiver's bat: 6.6 dB from the table's shape, 8.7 from the server's bat.
+        let otherBat = SIMD8<Float>(-22, -18, -14, -14, -18, -22, -26, -.infinity)
+        for returnTeaches in [true, false] {
+            var kinds = kinds(returnTeaches: returnTeaches)
+            for (time, shape) in [(1.0, high), (1.18, low), (1.5, low), (2.1, otherBat), (2.7, low)] {
+                let kind = kinds.kind(of: shape, at: seconds(time), otherwise: .unknown)
+                kinds.report(seconds(time), levels: shape, kind: kind)
+            }
+            #expect(kinds.racket.count == (returnTeaches ? 2 : 1))
+            #expect(kinds.kind(of: otherBat, at: seconds(9), otherwise: .unknown) == (returnTeaches ? .racket : .table))
+            #expect(kinds.kind(of: high, at: seconds(9), otherwise: .unknown) == .racket)
+            #expect(kinds.kind(of: low, at: seconds(9), otherwise: .unknown) == .table)
         }
     }
 

@@ -402,6 +402,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var kindMarginDB: Float = 1
     /// Impacts each kind's template averages over (`StreamKinds`).
     public var kindMemory = 8
+    /// Whether a confirmed serve's return (the impact after its far bounce: the other player's bat) teaches the
+    /// racket too (`StreamKinds`).
+    public var kindReturnTeaches = true
     /// Whether the learned score (`CandidateModel`) also decides a candidate that is not a run's next bounce (see
     /// `modelAcceptance`, `modelVeto`). Off: fitted on two real recordings and the generator's balls, it learns
     /// their timbre and does not carry over to a ball it has not heard (docs/DETECTOR.md, "The learned score").

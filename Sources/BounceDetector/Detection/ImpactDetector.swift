@@ -113,7 +113,9 @@ public final class ImpactDetector {
             pause: Int64(parameters.samples(parameters.kindPauseSeconds)),
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(
                 parameters.samples(parameters.kindServeBounceSeconds.upperBound)),
-            marginDB: parameters.kindMarginDB, memory: parameters.kindMemory), bands: bands.bands)
+            marginDB: parameters.kindMarginDB, memory: parameters.kindMemory,
+            returnTeaches: parameters.kindReturnTeaches),
+            bands: bands.bands)
         run = RunEvidence(parameters: parameters, bands: bands.bands)
         applause = ApplauseTrain(parameters: parameters)
         adaptRate = Float(Double(parameters.hop) / (parameters.backgroundSeconds * Double(format.sampleRate)))

@@ -8,20 +8,22 @@
 /// shown a serve (below); until then only a speeding-up run is named by the order, the rest by the caller.
 /// The order also teaches: once a rally opens that way — a third impact after a longer gap than the second (a
 /// dropped ball's next gap is shorter, so a drop teaches nothing) — the first is this stream's racket and the other
-/// two its table. Each kind keeps a running mean of the shape of its impacts' seven onset band levels
+/// two its table, and the impact after them, the receiver's return, its racket too (the other player's bat, which
+/// the serves alone may seldom show). Each kind keeps a running mean of the shape of its impacts' seven onset band levels
 /// (`ImpactFeatures.bandLevelsDB`, less their mean); once both are taught, an impact nearer one kind's shape than the
 /// other's by `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks the
 /// alternation, not the templates). No centroid, no level: a table and a bat the detector never heard are named
 /// as well as the ones it was tuned on. Pure and allocation-free.
 struct StreamKinds {
     /// When a rally may start (samples of silence before its serve; 0 = off), how soon the serve's first bounce
-    /// follows it (samples), the margin that makes a template's answer (dB RMS over the bands), and how many
-    /// impacts a template's running mean spans.
+    /// follows it (samples), the margin that makes a template's answer (dB RMS over the bands), how many
+    /// impacts a template's running mean spans, and whether a serve's return teaches the racket (see the type).
     struct Settings {
         var pause: Int64
         var serveBounce: ClosedRange<Int64>
         var marginDB: Float
         var memory: Int
+        var returnTeaches = true
     }
 
     /// One kind's template: the running mean of its impacts' band levels (`StreamTypicals.teach`).
@@ -111,7 +113,12 @@ struct StreamKinds {
                 racket.learn(opening.first, memory: settings.memory)
                 table.learn(opening.second, memory: settings.memory)
                 table.learn(levels, memory: settings.memory)
+                opening.count = settings.returnTeaches ? 4 : 3
             }
+        case 4:
+            // The serve's opening was confirmed: the next impact is the receiver's return (the other player's bat).
+            opening.count = 5
+            racket.learn(levels, memory: settings.memory)
         default:
             break
         }
