@@ -508,5 +508,33 @@ struct CandidateRulesTests {
         #expect(isImpact(rules().verdict(faint, evidence: .wholeBand, typicalAttackDB: 12, followsImpact: true)),
                 "a run's next bounce is judged by the run")
     }
-}
 
+    @Test("""
+        a clipped onset rising in several bands is an impact whatever clipping did to its lines and ring (a drop's \
+        first bounces after an AGC lifted a quiet room); unclipped, a thud, or rising in one band, it is judged as before
+        """)
+    func clippedOnset() {
+        // As measured on real12_varied_drop_clean's first bounce (clipped for 85 % of its first 3 ms).
+        var clipped = ball(attack: 14.5, snr: 55, decay: -2.9, risingBands: 3)
+        clipped.tonality = 0.51
+        clipped.peakPersistence = 0.2
+        clipped.lineCoherence = 0.2
+        clipped.centroidHz = 2100
+        clipped.clippedShare = 0.85
+        guard case (.impact, .clipped) = rules().decision(clipped, evidence: .wholeBand, typicalAttackDB: 40) else {
+            Issue.record("a clipped onset was rejected")
+            return
+        }
+        var unclipped = clipped
+        unclipped.clippedShare = 0
+        #expect(!isImpact(rules().verdict(unclipped, evidence: .wholeBand, typicalAttackDB: 40)), "the same timbre unclipped")
+        #expect(!isImpact(rules { $0.clippedShare = 0 }.verdict(clipped, evidence: .wholeBand, typicalAttackDB: 40)),
+                "without the rule")
+        var thud = clipped
+        thud.centroidHz = 800
+        #expect(!isImpact(rules().verdict(thud, evidence: .wholeBand, typicalAttackDB: 40)), "a clipped thud")
+        var oneBand = clipped
+        oneBand.risingBands = 1
+        #expect(!isImpact(rules().verdict(oneBand, evidence: .wholeBand, typicalAttackDB: 40)), "one band")
+    }
+}

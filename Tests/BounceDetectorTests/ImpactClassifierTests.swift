@@ -265,4 +265,34 @@ struct ImpactClassifierTests {
         #expect(impulse.risingBands(atLeast: 6) == 6)
         #expect(impulse.attack[6].isInfinite && impulse.attack[6] < 0)
     }
+
+    @Test("""
+        the clipped share: a burst pinned to the rail sits there for most of its first 3 ms; a ringing sine peaks near \
+        its crest a few samples a period; inside a stretch already clipped it is no new clipping
+        """)
+    func clippedShare() {
+        let ring = SampleRing(minimumCapacity: 8192)
+        defer { ring.deallocate() }
+        let rate: Float = 48000, span = 144
+        func write(_ signal: (Int) -> Float) {
+            for i in 0..<8192 { ring.write(signal(i), at: Int64(i)) }
+        }
+        let onset = 4000
+        // Quiet, then a 2 kHz burst at 4x the rail, clipped, decaying over 20 ms.
+        write { i in
+            guard i >= onset else { return 0.001 * sin(Float(i)) }
+            let t = Float(i - onset) / rate
+            return max(-0.7, min(0.7, 4 * exp(-t / 0.02) * sin(2 * .pi * 2000 * t + 0.3)))
+        }
+        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset), span: span) > 0.6)
+        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset + 2 * span), span: span) == 0,
+                "already at the rail before")
+        // The same burst within range: a ring, not a rail.
+        write { i in
+            guard i >= onset else { return 0.001 * sin(Float(i)) }
+            let t = Float(i - onset) / rate
+            return 0.6 * exp(-t / 0.02) * sin(2 * .pi * 2000 * t + 0.3)
+        }
+        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset), span: span) < 0.1)
+    }
 }

@@ -121,6 +121,12 @@ struct CandidateRules {
                 return (.rejected(restore: parameters.racketUpgrade & 2 != 0, endRefractory: false), .fewBands)
             }
         }
+        // A clipped onset: something abrupt drove the phone to its rail (`DetectorParameters.clippedShare`). What
+        // clipping did to its lines and its ring says nothing of what struck; its rise in several bands does.
+        if parameters.clippedShare > 0, features.clippedShare >= parameters.clippedShare,
+           features.attackDB >= parameters.clippedAttackDB, features.risingBands >= parameters.clippedBands {
+            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .clipped)
+        }
         guard let (kind, confidence) = gated.classify(features) else {
             // Weak evidence that proved nothing holds nothing off. Not even an abrupt onset (a rise of the babble, a
             // syllable): no impact rings on after it, so it does not hold off the next onset either (a ball 10–25 ms
@@ -300,6 +306,8 @@ package enum CandidateRule: UInt8, Sendable {
     case struck
     /// Accepted as a clear impact.
     case clear
+    /// Accepted: an onset clipped at the phone's rail, rising in several bands (`DetectorParameters.clippedShare`).
+    case clipped
     /// Rejected: a thud under the minimum centroid.
     case thud
     /// Rejected: a clear onset as flat as noise (`DetectorParameters.clapFlatnessDB`).
@@ -339,6 +347,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .resonance: "resonance"
         case .struck: "struck"
         case .clear: "clear"
+        case .clipped: "clipped"
         case .thud: "x-thud"
         case .flat: "x-flat"
         case .noEnergy: "x-noenergy"
@@ -357,7 +366,7 @@ package enum CandidateRule: UInt8, Sendable {
     /// of a dropped ball, every other one, keep a steady beat.)
     var yieldsToApplause: Bool {
         switch self {
-        case .clear, .struck, .resonance, .streamLike, .model, .runLoose, .template: true
+        case .clear, .clipped, .struck, .resonance, .streamLike, .model, .runLoose, .template: true
         default: false
         }
     }

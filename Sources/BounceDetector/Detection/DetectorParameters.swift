@@ -349,6 +349,16 @@ public struct DetectorParameters: Sendable, Equatable {
         faintCentroidHz > 0 && attackDB < faintCentroidAttackDB && snrDB < faintCentroidSNRDB
             ? max(minimumCentroidHz, faintCentroidHz) : minimumCentroidHz
     }
+    /// A candidate whose first 3 ms sit at the phone's rail for at least this share (`ImpactFeatures.clippedShare`;
+    /// 0 = off), rising by `clippedAttackDB` in `clippedBands` onset bands, is an impact whatever its tonality and
+    /// ring (clipping spreads the one into harmonics and holds the other), once it is no thud. A phone's AGC lifts a
+    /// quiet room by up to 30 dB, and the first bounces of a ball dropped near it clip for most of their first
+    /// milliseconds (real_corpus's limiter at −3 dBFS).
+    public var clippedShare: Float = 0.5
+    /// See `clippedShare` (dB).
+    public var clippedAttackDB: Float = 6
+    /// See `clippedShare`.
+    public var clippedBands = 2
     /// Most spectral flatness (`ImpactFeatures.flatnessDB`, dB) of a candidate that clears the room by
     /// `clapFlatnessAttackDB` and is not a run's next bounce (0 = off). So clear an onset leaves the room no part in
     /// its onset frame's spectrum: a struck object's resonances leave valleys there, a clap's noise fills the band.
