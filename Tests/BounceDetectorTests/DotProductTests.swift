@@ -1,0 +1,19 @@
+import Testing
+@testable import BounceDetector
+
+@Suite("Dot product")
+struct DotProductTests {
+    @Test("every length and offset sums every product once, as a plain sum does (to rounding)",
+          arguments: [0, 1, 7, 8, 9, 15, 16, 17, 24, 33, 360])
+    func matchesPlainSum(count: Int) {
+        let a = (0..<(count + 3)).map { Float(($0 * 37) % 11) - 5 }
+        let b = (0..<(count + 3)).map { Float(($0 * 13) % 7) * 0.5 - 1 }
+        for offset in 0..<3 {
+            let plain = (0..<count).reduce(Float(0)) { $0 + a[offset + $1] * b[offset + $1] }
+            let fast = a.withUnsafeBufferPointer { x in
+                b.withUnsafeBufferPointer { y in dotProduct(x.baseAddress! + offset, y.baseAddress! + offset, count: count) }
+            }
+            #expect(fast == plain, "count \(count), offset \(offset)")  // small integers: exact in any order
+        }
+    }
+}
