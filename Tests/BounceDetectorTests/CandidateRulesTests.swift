@@ -511,7 +511,8 @@ struct CandidateRulesTests {
 
     @Test("""
         a clipped onset rising in several bands is an impact whatever clipping did to its lines and ring (a drop's \
-        first bounces after an AGC lifted a quiet room); unclipped, a thud, or rising in one band, it is judged as before
+        first bounces after an AGC lifted a quiet room); unclipped, a thud, or rising in one band, it is judged as \
+        before
         """)
     func clippedOnset() {
         // As measured on real12_varied_drop_clean's first bounce (clipped for 85 % of its first 3 ms).
@@ -527,7 +528,8 @@ struct CandidateRulesTests {
         }
         var unclipped = clipped
         unclipped.clippedShare = 0
-        #expect(!isImpact(rules().verdict(unclipped, evidence: .wholeBand, typicalAttackDB: 40)), "the same timbre unclipped")
+        #expect(!isImpact(rules().verdict(unclipped, evidence: .wholeBand, typicalAttackDB: 40)),
+                "the same timbre unclipped")
         #expect(!isImpact(rules { $0.clippedShare = 0 }.verdict(clipped, evidence: .wholeBand, typicalAttackDB: 40)),
                 "without the rule")
         var thud = clipped

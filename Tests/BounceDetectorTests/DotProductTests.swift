@@ -11,7 +11,9 @@ struct DotProductTests {
         for offset in 0..<3 {
             let plain = (0..<count).reduce(Float(0)) { $0 + a[offset + $1] * b[offset + $1] }
             let fast = a.withUnsafeBufferPointer { x in
-                b.withUnsafeBufferPointer { y in dotProduct(x.baseAddress! + offset, y.baseAddress! + offset, count: count) }
+                b.withUnsafeBufferPointer { y in
+                    dotProduct(x.baseAddress! + offset, y.baseAddress! + offset, count: count)
+                }
             }
             #expect(fast == plain, "count \(count), offset \(offset)")  // small integers: exact in any order
         }

@@ -56,8 +56,8 @@ struct ImpactClassifierTests {
     }
 
     @Test("""
-        a real table's broadband tock (Freesound's table at 10 dB) is clear when its onset frame keeps valleys; as flat \
-        as a clap's noise it must show the tonality asked of any clear onset
+        a real table's broadband tock (Freesound's table at 10 dB) is clear when its onset frame keeps valleys; as \
+        flat as a clap's noise it must show the tonality asked of any clear onset
         """)
     func clearBroadbandTock() {
         // As the detector measured a missed bounce of real11_freesound_rally_snr10 (tonality 0.55, 7 bands).

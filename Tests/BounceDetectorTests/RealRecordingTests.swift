@@ -295,7 +295,9 @@ struct RealRecordingTests {
         var strict = ImpactClassifier()
         strict.clearPeakyFlatnessDB = 0
         let withTemplate = try RealRecordings.detect(samples, rate: table.rate, classifier: strict)
-        let byTimbre = try RealRecordings.detect(samples, rate: table.rate, classifier: strict) { $0.streamLikeShapeDB = 0 }
+        let byTimbre = try RealRecordings.detect(samples, rate: table.rate, classifier: strict) {
+            $0.streamLikeShapeDB = 0
+        }
         #expect(found(withTemplate) > found(byTimbre), "template \(found(withTemplate)), timbre \(found(byTimbre)) of 24")
         #expect(found(withTemplate) == onsets.count)
         #expect(withTemplate.count == found(withTemplate), "no false alarm")

@@ -62,8 +62,8 @@ public struct ImpactClassifier: Sendable, Equatable {
     /// A clear onset whose onset frame is far from noise's flatness (`ImpactFeatures.flatnessDB` at most this, dB;
     /// 0 = off) is asked `clearPeakyTonalityRelief` less tonality: a real table's board or a bat's rubber can spread a
     /// bounce's excess over many lines (a broadband "tock" that rings down in milliseconds), but only a struck
-    /// object leaves valleys in the onset's spectrum that a clap's noise would fill (claps: −2…−4.5 dB). Asked only
-    /// of a measured flatness.
+    /// object leaves valleys in the onset's spectrum that a clap's noise would fill (claps: −2…−4.5 dB). Asked
+    /// only of a measured flatness.
     public var clearPeakyFlatnessDB: Float = -6
     /// See `clearPeakyFlatnessDB`.
     public var clearPeakyTonalityRelief: Float = 0.3
@@ -133,7 +133,8 @@ public struct ImpactClassifier: Sendable, Equatable {
             return false
         }
         let clearance = min(1, (features.attackDB - clearAttackDB) / max(veryClearAttackDB - clearAttackDB, 1))
-        let peaky = clearPeakyFlatnessDB < 0 && features.flatnessDB.isFinite && features.flatnessDB <= clearPeakyFlatnessDB
+        let peaky = clearPeakyFlatnessDB < 0 && features.flatnessDB.isFinite
+            && features.flatnessDB <= clearPeakyFlatnessDB
         let relief = peaky ? clearPeakyTonalityRelief : 0
         return features.tonality >= clearTonality + clearance * (veryClearTonality - clearTonality) - relief
     }

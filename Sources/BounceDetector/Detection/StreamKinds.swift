@@ -9,11 +9,11 @@
 /// The order also teaches: once a rally opens that way — a third impact after a longer gap than the second (a
 /// dropped ball's next gap is shorter, so a drop teaches nothing) — the first is this stream's racket and the other
 /// two its table, and the impact after them, the receiver's return, its racket too (the other player's bat, which
-/// the serves alone may seldom show). Each kind keeps a running mean of the shape of its impacts' seven onset band levels
-/// (`ImpactFeatures.bandLevelsDB`, less their mean); once both are taught, an impact nearer one kind's shape than the
-/// other's by `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks the
-/// alternation, not the templates). No centroid, no level: a table and a bat the detector never heard are named
-/// as well as the ones it was tuned on. Pure and allocation-free.
+/// the serves alone may seldom show). Each kind keeps a running mean of the shape of its impacts' seven onset band
+/// levels (`ImpactFeatures.bandLevelsDB`, less their mean); once both are taught, an impact nearer one kind's shape
+/// than the other's by `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks
+/// the alternation, not the templates). No centroid, no level: a table and a bat the detector never heard are
+/// named as well as the ones it was tuned on. Pure and allocation-free.
 struct StreamKinds {
     /// When a rally may start (samples of silence before its serve; 0 = off), how soon the serve's first bounce
     /// follows it (samples), the margin that makes a template's answer (dB RMS over the bands), how many
