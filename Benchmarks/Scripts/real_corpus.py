@@ -13,7 +13,8 @@ Sources (--source):
   freesound  A SECOND REAL BALL FOR TUNING: three Freesound recordings (CC0), committed under ../Data/freesound/ (its
              README says where from and what says CC0): a ball dropped on a table (giddster) and a ball on two bats
              (michorvath, 14FPanskaBubik_Lukas); cut and drawn as facepunch's. Another table and bats than csmash's,
-             so a rule chosen on csmash alone is seen on another ball before the independent set (tuning seeds only).
+             so a rule chosen on csmash alone is seen on another ball before the independent set (tuning seeds only,
+             11-20: --split tune or tune2).
   facepunch  An INDEPENDENT ball, table and bat: Facepunch's sbox-tabletennis-vr (MIT), committed unchanged under
              ../Data/facepunch/ (its README and LICENSE say where from): three balls on a table
              (tabletennis.bounce, bounce2, bounce3) and two on a paddle (tabletennis.paddle, serve), 44.1 kHz. Each
@@ -526,8 +527,10 @@ def main():
         ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied or freesound); "
                  "--split independent "
                  "for another source")
-    if source in tuning_only and any(seed not in TUNING_SEEDS for seed in a.seed):
-        ap.error("the %s source is for tuning seeds only (%s)" % (source, ", ".join(map(str, TUNING_SEEDS))))
+    if source in tuning_only and (a.split not in (None, "tune", "tune2")
+                                  or any(seed not in TUNING_SEEDS + TUNING2_SEEDS for seed in a.seed)):
+        ap.error("the %s source is for tuning seeds only (%s: --split tune or tune2)"
+                 % (source, ", ".join(map(str, TUNING_SEEDS + TUNING2_SEEDS))))
     if a.stress and (a.quick or a.split not in (None, "tune", "tune2")
                      or any(seed not in TUNING_SEEDS + TUNING2_SEEDS for seed in a.seed)):
         ap.error("--stress is for tuning seeds only (--split tune or tune2, or --seed %s)"

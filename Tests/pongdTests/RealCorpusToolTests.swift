@@ -163,13 +163,14 @@ struct RealCorpusToolTests {
 
     @Test("""
         the varied tuning source (csmash's two recordings as five takes coloured apart): its labels sit on the clicks, \
-        and it is refused for a held-out seed or split as the swapped source is
+        and it is refused for a held-out seed or split, or the independent split, as the swapped and freesound \
+        sources are
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func variedSource() throws {
         let folder = try Self.verifiedSeed(11, source: "varied")
         defer { try? FileManager.default.removeItem(at: folder) }
         for source in ["varied", "swapped", "freesound"] {
-            for refused in [["--seed", "21"], ["--split", "heldout"]] {
+            for refused in [["--seed", "21"], ["--split", "heldout"], ["--split", "independent"]] {
                 let run = try ToolRun.run(Self.python, [Self.script, "--source", source, "--out", folder.path] + refused)
                 #expect(run.status == 2 && (run.stderr.contains("tuning seeds only") || run.stderr.contains("heldout splits")),
                         "\(source) \(refused): \(run.status) \(run.stderr)")
