@@ -19,13 +19,12 @@ import sys
 
 import numpy as np
 import soundfile as sf
-from scipy import signal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import real_applause as ra  # noqa: E402  (SOURCES, SINGLE)
 
-SR = 48000
+SR = ra.SR
 RAIL = 10 ** (-3 / 20)
 
 
@@ -54,11 +53,7 @@ def main():
         if not os.path.exists(path):
             print("| %s | missing %s | - | - |" % (name, path))
             continue
-        x, sr = sf.read(path, always_2d=True)
-        x = x.mean(axis=1)
-        if sr != SR:
-            g = np.gcd(SR, sr)
-            x = signal.resample_poly(x, SR // g, sr // g)
+        x = ra.rc.load_recording(path)  # mono, 48 kHz, peak 1
         if name in ra.SINGLE:  # one clap: repeated irregularly
             train, rng, t = np.zeros(SR * 12), np.random.default_rng(1), 0.5
             while t < 11:

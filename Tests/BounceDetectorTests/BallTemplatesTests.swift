@@ -65,13 +65,17 @@ struct BallTemplatesTests {
         #expect(room < 0.3, "the room: \(room)")
     }
 
-    @Test("the rates matched: 1 ± the spread in steps either side (0.96 … 1.04 by default), or 1 alone")
+    @Test("the rates matched: 1 ± the spread in steps either side (0.96 … 1.04 by default), or 1 alone; a spread within 0 … 0.5, steps within 16")
     func rates() {
         let parameters = DetectorParameters(sampleRate: 48000)
         let rates = BallTemplates.rates(spread: parameters.templateRateSpread, steps: parameters.templateRateSteps)
         #expect(rates.count == 5)
         for (rate, expected) in zip(rates, [0.96, 0.98, 1, 1.02, 1.04]) { #expect(abs(rate - expected) < 1e-12) }
         #expect(BallTemplates.rates(spread: 0.04, steps: 0) == [1])
+        // A spread from `--tune tplspread=…` past 1 would make a rate of 0 or less (a division by it in init).
+        #expect(BallTemplates.rates(spread: 1.5, steps: 1) == [0.5, 1, 1.5])
+        #expect(BallTemplates.rates(spread: -1, steps: 1) == [1, 1, 1])
+        #expect(BallTemplates.rates(spread: 0.04, steps: 1_000_000_000).count == 33, "steps within 16")
     }
 
     @Test("the bank keeps the most recent templates: past its capacity the oldest are forgotten")

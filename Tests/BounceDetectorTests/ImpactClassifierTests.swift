@@ -294,5 +294,13 @@ struct ImpactClassifierTests {
             return 0.6 * exp(-t / 0.02) * sin(2 * .pi * 2000 * t + 0.3)
         }
         #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset), span: span) < 0.1)
+        // A tick of a least step or two after digital silence: quantisation puts most samples at its crest, but a
+        // rail lies near full scale.
+        write { i in
+            guard i >= onset else { return 0 }
+            let t = Float(i - onset) / rate
+            return (1.2 * exp(-t / 0.02) * sin(2 * .pi * 2000 * t + 0.3)).rounded() / 32768
+        }
+        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset), span: span) == 0, "a quiet tick is no rail")
     }
 }

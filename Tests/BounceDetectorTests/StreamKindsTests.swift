@@ -105,7 +105,8 @@ struct StreamKindsTests {
 
     @Test("off (no pause): the caller's kind, and nothing is learned")
     func off() {
-        var kinds = StreamKinds(settings: .init(pause: 0, serveBounce: 1...2, marginDB: 1, memory: 8), bands: 7)
+        var kinds = StreamKinds(settings: .init(pause: 0, serveBounce: 1...2, marginDB: 1, memory: 8,
+                                                returnTeaches: true), bands: 7)
         rally(&kinds, from: 1, hit: high, bounce: low)
         #expect(kinds.racket.count == 0)
         #expect(kinds.kind(of: high, at: seconds(9), otherwise: .unknown) == .unknown)

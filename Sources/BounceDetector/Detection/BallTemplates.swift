@@ -24,6 +24,8 @@ final class BallTemplates {
     /// Templates kept (the most recent).
     let capacity: Int
     let rates: [Double]
+    /// Where rate 1 lies in `rates` (the coarse search's rate).
+    private let unitRate: Int
     /// Templates rescored at every rate around the best lag.
     let refine = 3
     /// The coarse search's lag step (samples); the fine one covers the gaps.
@@ -56,8 +58,10 @@ final class BallTemplates {
 
     /// The rates a window is matched at (`DetectorParameters.templateRateSpread`, `templateRateSteps`): a ball struck
     /// elsewhere rings a few per cent higher or lower.
+    /// (A spread is kept within 0…0.5, a rate of 0 or less being no playback rate, and steps within 0…16: each rate
+    /// holds a resampled window per stream.)
     static func rates(spread: Double, steps: Int) -> [Double] {
-        let steps = max(0, steps)
+        let steps = min(max(0, steps), 16), spread = min(max(spread, 0), 0.5)
         return (-steps...steps).map { 1 + spread * Double($0) / Double(max(steps, 1)) }
     }
 
@@ -69,6 +73,7 @@ final class BallTemplates {
         self.lead = max(0, lead)
         self.lag = max(0, lag)
         self.rates = rates.isEmpty ? [1] : rates
+        unitRate = self.rates.firstIndex(of: 1) ?? self.rates.count / 2
         let slowest = min(self.rates.min() ?? 1, 1)
         // The resampled window reads (k − lag − lead) / rate from the onset for k < length + 2 × lag: at the slowest
         // rate that reaches this much past the window's own span (and one sample more for the interpolation).
@@ -199,7 +204,6 @@ final class BallTemplates {
     /// The best cosine over templates, rates and lags: every template at rate 1 every `coarseStep` lags, then the best
     /// `refine` at every rate on every lag near their best.
     private func best() -> Float {
-        let unit = rates.firstIndex(of: 1) ?? rates.count / 2
         for i in 0..<refine { bestTemplates[i] = -1; bestCosines[i] = -.infinity }
         var bestLag = 0
         for t in 0..<stored {
@@ -207,7 +211,7 @@ final class BallTemplates {
             var top: Float = -.infinity, topLag = 0
             var shift = -lag
             while shift <= lag {
-                let c = cosine(row, rate: unit, at: shift)
+                let c = cosine(row, rate: unitRate, at: shift)
                 if c > top { (top, topLag) = (c, shift) }
                 shift += coarseStep
             }

@@ -79,7 +79,8 @@ struct CandidateRules {
                              likeStream: Bool, unlikeStream: Bool) -> (verdict: Verdict, rule: CandidateRule) {
         // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
         // it (`DetectorParameters.minimumCentroidHz`).
-        if features.snrDB >= 0, features.centroidHz < parameters.leastCentroidHz(attackDB: features.attackDB, snrDB: features.snrDB) {
+        if features.snrDB >= 0,
+           features.centroidHz < parameters.leastCentroidHz(attackDB: features.attackDB, snrDB: features.snrDB) {
             return (.rejected(restore: evidence == .bandRise, endRefractory: false), .thud)
         }
         // A clear onset whose spectrum the room cannot have filled, yet filled like noise, is a clap: a struck object

@@ -6,7 +6,9 @@
 /// `s' = Sₛ·s + Sₓ·x` for the four-value state `s` (each biquad's two transposed-direct-form delays): 24 vector
 /// multiply-adds with short dependencies, the matrices worked out once in `init` by running the biquads in `Double`.
 /// `process(_:)` of one sample runs the biquads themselves on the same state, so blocks and single samples mix
-/// freely. Allocation-free.
+/// freely. Allocation-free. The matrices are stored inline, so the copy the detector takes per chunk copies them
+/// too: kept so, because the same matrices in heap storage measured slower (Benchmarks' 20 ms chunk 8.95 → 9.36 µs:
+/// the block step then reloads them each time).
 struct HighPassCascade {
     private var first: Biquad, second: Biquad
     /// The block matrices by column: the eight outputs, or the next state, for a unit state value or input sample.

@@ -143,36 +143,34 @@ public final class ImpactDetector {
             var filter = highPass
             var index = written
             let scale = inverseChannels
+            /// Frame `f` mixed down to one sample.
+            @inline(__always) func mixed(_ f: Int) -> Float {
+                guard channels > 1 else { return base[f] }
+                var sum = base[f * channels]
+                for c in 1..<channels { sum += base[f * channels + c] }
+                return sum * scale
+            }
             var f = frame
             let end = frame + count
             while f < end {
+                // A NaN or infinity (a corrupt float file) would poison every running mean for the rest of the
+                // stream: it counts as silence.
                 if index & 7 == 0, end - f >= 8 {
                     // Eight at a time: the high-pass as one block step, the rings written eight wide.
                     var mono = SIMD8<Float>()
                     if channels == 1 {
                         mono = UnsafeRawPointer(base + f).loadUnaligned(as: SIMD8<Float>.self)
                     } else {
-                        for k in 0..<8 {
-                            var sum = base[(f + k) * channels]
-                            for c in 1..<channels { sum += base[(f + k) * channels + c] }
-                            mono[k] = sum * scale
-                        }
+                        for k in 0..<8 { mono[k] = mixed(f + k) }
                     }
-                    // x - x is NaN exactly where x is a NaN or an infinity: silence there (see below).
-                    mono.replace(with: 0, where: .!((mono - mono) .== 0))
+                    mono.replace(with: 0, where: .!((mono - mono) .== 0))  // x − x is NaN where x is not finite
                     raw.write(mono, at: index)
                     highPassed.write(filter.process(mono), at: index)
                     index += 8
                     f += 8
                     continue
                 }
-                var mono = base[f * channels]
-                if channels > 1 {
-                    for c in 1..<channels { mono += base[f * channels + c] }
-                    mono *= scale
-                }
-                // A NaN or infinity (a corrupt float file) would poison every running mean for the rest of the
-                // stream: it counts as silence.
+                var mono = mixed(f)
                 if !mono.isFinite { mono = 0 }
                 raw.write(mono, at: index)
                 highPassed.write(filter.process(mono), at: index)

@@ -48,11 +48,11 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// room by 20 dB); a clap is a burst of noise that fills the band (white noise's periodogram: −2.5 dB). −∞ when
     /// not measured (features made by hand): no evidence of noise.
     public var flatnessDB: Float = -.infinity
-    /// Share of the raw samples over the first 3 ms that sit at their loudest magnitude (within 1 %), where the 3 ms
-    /// before the onset's last millisecond sat there at most a twentieth as often; else 0. A ringing object peaks
-    /// within 1 % of its crest a few samples a period (a sine: 4.5 %); a signal a phone's limiter or converter has
-    /// pinned to its rail sits there for most of them. Clipping spreads a ball's lines into harmonics and holds its
-    /// level: the timbre measures say little of a clipped onset.
+    /// Share of the raw samples over the first 3 ms that sit at their loudest magnitude (within 1 %, at −20 dBFS or
+    /// more), where the 3 ms before the onset's last millisecond sat there at most a twentieth as often; else 0. A
+    /// ringing object peaks within 1 % of its crest a few samples a period (a sine: 4.5 %); a signal a phone's limiter
+    /// or converter has pinned to its rail sits there for most of them. Clipping spreads a ball's lines into
+    /// harmonics and holds its level: the timbre measures say little of a clipped onset.
     public var clippedShare: Float = 0
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
@@ -124,12 +124,16 @@ struct FeatureExtractor {
         return features
     }
 
+    /// The least crest (−20 dBFS) that can be a rail (`clippedShare`).
+    static let leastRail: Float = 0.1
+
     /// See `ImpactFeatures.clippedShare`: over `span` samples from `onset`, against the `span` before the onset's
-    /// last millisecond.
+    /// last millisecond; 0 under `leastRail`.
     static func clippedShare(_ raw: SampleRing, onset: Int64, span: Int) -> Float {
         var crest: Float = 0
         for i in 0..<span { crest = max(crest, abs(raw[onset + Int64(i)])) }
-        guard crest > 0 else { return 0 }
+        // A rail lies near full scale; under it a quiet sound's few quantisation steps would sit at its crest.
+        guard crest >= leastRail else { return 0 }
         let rail = 0.99 * crest
         var after = 0, before = 0
         let lead = Int64(span + span / 3)

@@ -23,7 +23,7 @@ struct StreamKinds {
         var serveBounce: ClosedRange<Int64>
         var marginDB: Float
         var memory: Int
-        var returnTeaches = true
+        var returnTeaches: Bool
     }
 
     /// One kind's template: the running mean of its impacts' band levels (`StreamTypicals.teach`).
