@@ -24,7 +24,8 @@ Sources (--source):
 Each labelled impact is one of those two recordings, played back 10 % slower to 10 % faster (ball, bat and table
 differ), at its own level, through one synthetic room (RT60 0.2-1.2 s), mixed with ../shared/tools/gen_corpus.py's
 distractors (claps, footsteps, shoe squeaks) and bed (pink noise, babble, music, a near talker), then through a
-phone: band limit (high-pass 80-300 Hz, low-pass 7-16 kHz), slow automatic gain control and a peak limiter.
+phone: band limit (high-pass 80-300 Hz, low-pass 7-16 kHz), slow automatic gain control and a clipper at -3 dBFS
+(--limiter hold: a limiter that holds the gain down instead, as a browser's voice processing does).
 
 Files per seed (48 kHz mono PCM16; labels `time_s,type` with type bounce = table, hit = racket, as gen_corpus;
 real<S>_<source>_... instead of real<S>_... for any source but csmash):
@@ -241,21 +242,38 @@ def phone_agc(x):
 
 
 def phone_limiter(y):
-    """A phone's peak limiter at -3 dBFS (instant attack, 50 ms release) on y: its reduction per sample (>= 1; y is
-    divided by it)."""
+    """The phone's output stage at -3 dBFS on y: its reduction per sample (>= 1; y is divided by it). Every sample
+    over -3 dBFS is cut to it (a clipper: the excess, smoothed over 50 ms, only adds a shallow tail after a long
+    overload), as a microphone path without voice processing clips a loud impact. See `phone_hold_limiter` for a
+    limiter that turns the gain down instead."""
     limit = gc.db(-3)
     over = np.maximum(np.abs(y) / limit, 1.0)
     red = signal.lfilter([1 - np.exp(-1 / (0.05 * SR))], [1, -np.exp(-1 / (0.05 * SR))], over)
     return np.maximum(red, over)
 
 
-def phone(x, rng):
-    """A phone microphone: band limit, slow AGC toward -26 dBFS (at most +30 dB), a fast peak limiter at -3 dBFS.
+def phone_hold_limiter(y):
+    """A voice-processing limiter at -3 dBFS (`--limiter hold`), instant attack and 50 ms release, on y: its
+    reduction per sample (>= 1). The gain g jumps down to hold a peak at the limit and its shortfall 1 - g decays
+    with a 50 ms time constant, so a burst far over the limit is turned down, not squared off; while a ball's ring
+    keeps reaching the limit the gain stays down, and the next bounce rises little over it. In closed form: log(1 - g)
+    releases by 1/(0.05 SR) per sample, so it is a running maximum."""
+    over = np.maximum(np.abs(y) / gc.db(-3), 1.0)
+    with np.errstate(divide="ignore"):
+        needed = np.log1p(-1.0 / over)  # log(1 - g) that brings this sample to the limit; -inf where under it
+    release = np.arange(len(y)) / (0.05 * SR)
+    held = np.maximum.accumulate(needed + release) - release
+    return 1.0 / -np.expm1(held)
+
+
+def phone(x, rng, limiter="clip"):
+    """A phone microphone: band limit, slow AGC toward -26 dBFS (at most +30 dB), then at -3 dBFS a clipper
+    (`phone_limiter`) or, with limiter="hold", a limiter that holds the gain down (`phone_hold_limiter`).
     detectability.py applies the same stages to a mix's parts."""
     band, (hp, lp) = phone_band(rng)
     x = band(x)
     y = x * phone_agc(x)
-    return y / phone_limiter(y), dict(hp=hp, lp=lp)
+    return y / (phone_hold_limiter(y) if limiter == "hold" else phone_limiter(y)), dict(hp=hp, lp=lp)
 
 
 def rally_times(rng, dur):
@@ -384,8 +402,9 @@ def write_audio(path, x, opus_kbps):
                         "%s_opus%d.wav" % (path, opus_kbps)], check=True)
 
 
-def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_CONDITIONS):
-    """A seed's rally (RALLY_CONDITIONS) and dropped-ball files (`drop_conditions`: name -> SNR dB)."""
+def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_CONDITIONS, limiter="clip"):
+    """A seed's rally (RALLY_CONDITIONS) and dropped-ball files (`drop_conditions`: name -> SNR dB) through the
+    phone's `limiter` ("clip" or "hold", `phone`)."""
     impacts = Impacts(source, pick_seed=seed + 5000)
     cache = os.path.join(out, "_speech_cache")
     prefix = os.path.join(out, "real%d" % seed + ("" if source == "csmash" else "_" + source))
@@ -410,7 +429,7 @@ def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_
     notes = []
     for cond, snr in RALLY_CONDITIONS.items():
         mix = gc.db(ball_dbfs - ref) * (wet + gc.db(ref - snr) * noise)
-        y, ph = phone(mix, np.random.default_rng(phone_rng_seed))  # one phone per seed, every condition
+        y, ph = phone(mix, np.random.default_rng(phone_rng_seed), limiter)  # one phone per seed, every condition
         write_audio("%s_rally_%s" % (prefix, cond), y, opus_kbps)
     np.save("%s_rally_dry.npy" % prefix, strands.astype(np.float32))
     notes.append("rally: %d impacts, RT60 %.2f s, ball %.1f dBFS, phone %d-%d Hz" % (
@@ -436,7 +455,7 @@ def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_
     write_labels(prefix + "_drop_events.csv", dlabels, header="level_db")
     for cond, snr in drop_conditions.items():
         mix = gc.db(ball_dbfs - dref) * (dwet + gc.db(dref - snr) * dnoise)
-        y, _ = phone(mix, np.random.default_rng(phone_rng_seed + 1))
+        y, _ = phone(mix, np.random.default_rng(phone_rng_seed + 1), limiter)
         write_audio("%s_drop_%s" % (prefix, cond), y, 0)
     np.save("%s_drop_dry.npy" % prefix, dstrands.astype(np.float32))
     notes.append("drop: %d bounces in %d sequences, RT60 %.2f s" % (
@@ -514,6 +533,9 @@ def main():
     ap.add_argument("--stress", action="store_true",
                     help="also the dropped balls at 15 and 10 dB (drop_snr15, drop_snr10): a harder tuning condition, "
                          "no target (tuning seeds only)")
+    ap.add_argument("--limiter", choices=("clip", "hold"), default="clip",
+                    help="the phone's output stage at -3 dBFS: clip (default; every figure in BENCHMARKS.md unless it "
+                         "says otherwise) or hold, a voice-processing limiter that holds the gain down (50 ms release)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.verify:
@@ -548,7 +570,7 @@ def main():
     if not seeds:
         ap.error("give --seed, --split or --quick")
     for s in seeds:
-        build_seed(s, a.out, a.dur, a.opus, source, drop_conditions)
+        build_seed(s, a.out, a.dur, a.opus, source, drop_conditions, a.limiter)
 
 
 if __name__ == "__main__":

@@ -539,4 +539,34 @@ struct CandidateRulesTests {
         oneBand.risingBands = 1
         #expect(!isImpact(rules().verdict(oneBand, evidence: .wholeBand, typicalAttackDB: 40)), "one band")
     }
+
+    @Test("""
+        where a run's next bounce is due, an onset the phone clips anew is that bounce though the last one's clipped \
+        ring left it no attack or rise; not when the ring before clipped a third as often, not where no bounce is \
+        due, and not without the rule
+        """)
+    func runClippedBounce() {
+        // As measured on real20_freesound_drop_clean's third bounce (tune2): 78 % of its first 3 ms at the rail,
+        // 22 % of the ring's 3 ms before it, an attack of 4.8 dB in one band.
+        var bounce = ball(attack: 4.8, snr: 60, decay: -4.8, risingBands: 1)
+        bounce.tonality = 0.6
+        bounce.clippedShare = 0.78
+        bounce.clippedBeforeShare = 0.22
+        guard case (.impact, .runClipped) = rules().decision(bounce, evidence: .wholeBand, typicalAttackDB: 40,
+                                                             followsImpact: true) else {
+            Issue.record("a due bounce that clips anew was rejected")
+            return
+        }
+        #expect(!isImpact(rules().verdict(bounce, evidence: .wholeBand, typicalAttackDB: 40)), "not due")
+        var ringClipped = bounce
+        ringClipped.clippedBeforeShare = 0.3
+        #expect(!isImpact(rules().verdict(ringClipped, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true)),
+                "the ring before clipped as often")
+        var partly = bounce
+        partly.clippedShare = 0.55
+        #expect(!isImpact(rules().verdict(partly, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true)),
+                "clipped for under 60 % of its first 3 ms")
+        #expect(!isImpact(rules { $0.runClippedShare = 0 }.verdict(bounce, evidence: .wholeBand, typicalAttackDB: 40,
+                                                                 followsImpact: true)), "without the rule")
+    }
 }

@@ -267,8 +267,9 @@ struct ImpactClassifierTests {
     }
 
     @Test("""
-        the clipped share: a burst pinned to the rail sits there for most of its first 3 ms; a ringing sine peaks near \
-        its crest a few samples a period; inside a stretch already clipped it is no new clipping
+        the clipped shares: a burst pinned to the rail sits there for most of its first 3 ms and the quiet before it \
+        never; a ringing sine peaks near its crest a few samples a period; inside a stretch already clipped the 3 ms \
+        before clipped as often, and the clipped-onset rule's test (a twentieth as often) fails
         """)
     func clippedShare() {
         let ring = SampleRing(minimumCapacity: 8192)
@@ -284,16 +285,23 @@ struct ImpactClassifierTests {
             let t = Float(i - onset) / rate
             return max(-0.7, min(0.7, 4 * exp(-t / 0.02) * sin(2 * .pi * 2000 * t + 0.3)))
         }
-        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset), span: span) > 0.6)
-        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset + 2 * span), span: span) == 0,
-                "already at the rail before")
+        let burst = FeatureExtractor.clippedShares(ring, onset: Int64(onset), span: span)
+        #expect(burst.after > 0.6 && burst.before == 0)
+        let inside = FeatureExtractor.clippedShares(ring, onset: Int64(onset + 2 * span), span: span)
+        #expect(inside.before > 0.3, "already at the rail before")
+        var features = ImpactFeatures(snrDB: 40, centroidHz: 2000, tonality: 0.5, highShare: 0, decayDB: -3,
+                                      attackDB: 10)
+        (features.clippedShare, features.clippedBeforeShare) = burst
+        #expect(features.clipsAnew(share: 0.5, ratio: 20))
+        (features.clippedShare, features.clippedBeforeShare) = inside
+        #expect(!features.clipsAnew(share: 0.5, ratio: 20))
         // The same burst within range: a ring, not a rail.
         write { i in
             guard i >= onset else { return 0.001 * sin(Float(i)) }
             let t = Float(i - onset) / rate
             return 0.6 * exp(-t / 0.02) * sin(2 * .pi * 2000 * t + 0.3)
         }
-        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset), span: span) < 0.1)
+        #expect(FeatureExtractor.clippedShares(ring, onset: Int64(onset), span: span).after < 0.1)
         // A tick of a least step or two after digital silence: quantisation puts most samples at its crest, but a
         // rail lies near full scale.
         write { i in
@@ -301,6 +309,6 @@ struct ImpactClassifierTests {
             let t = Float(i - onset) / rate
             return (1.2 * exp(-t / 0.02) * sin(2 * .pi * 2000 * t + 0.3)).rounded() / 32768
         }
-        #expect(FeatureExtractor.clippedShare(ring, onset: Int64(onset), span: span) == 0, "a quiet tick is no rail")
+        #expect(FeatureExtractor.clippedShares(ring, onset: Int64(onset), span: span) == (0, 0), "a quiet tick is no rail")
     }
 }

@@ -50,6 +50,11 @@ struct CandidateRules {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
+        // Where the run's next bounce is due, a phone clipping anew is the bounce: the last one's ring, pinned to the
+        // rail, left it no attack or rise to show (`DetectorParameters.runClippedShare`).
+        if followsImpact, features.clipsAnew(share: parameters.runClippedShare, ratio: parameters.runClippedBeforeRatio) {
+            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runClipped)
+        }
         if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
             let rule: CandidateRule = switch likeness {
             case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
@@ -124,7 +129,7 @@ struct CandidateRules {
         }
         // A clipped onset: something abrupt drove the phone to its rail (`DetectorParameters.clippedShare`). What
         // clipping did to its lines and its ring says nothing of what struck; its rise in several bands does.
-        if parameters.clippedShare > 0, features.clippedShare >= parameters.clippedShare,
+        if features.clipsAnew(share: parameters.clippedShare, ratio: parameters.clippedBeforeRatio),
            features.attackDB >= parameters.clippedAttackDB, features.risingBands >= parameters.clippedBands {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .clipped)
         }
@@ -276,6 +281,8 @@ enum RunLikeness: Equatable {
 package enum CandidateRule: UInt8, Sendable {
     /// Accepted: it continues a run by the run rule (`CandidateRules.continuesRun`).
     case runContinues
+    /// Accepted: where the run's next bounce is due, the phone clips anew (`DetectorParameters.runClippedShare`).
+    case runClipped
     /// Accepted: like the last bounce of a run that speeds up (`RunLikeness.underWay`).
     case runLike
     /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
@@ -334,6 +341,7 @@ package enum CandidateRule: UInt8, Sendable {
     package var name: String {
         switch self {
         case .runContinues: "run"
+        case .runClipped: "runclip"
         case .runLike: "runlike"
         case .runSecond: "second"
         case .runStartUnpredicted: "start-unpredicted"

@@ -359,6 +359,16 @@ public struct DetectorParameters: Sendable, Equatable {
     public var clippedAttackDB: Float = 6
     /// See `clippedShare`.
     public var clippedBands = 2
+    /// See `clippedShare`: the 3 ms before the onset's last millisecond clipped at most 1/this as often
+    /// (`ImpactFeatures.clippedBeforeShare`; a stretch already clipped says nothing new).
+    public var clippedBeforeRatio: Float = 20
+    /// A candidate where the run's next bounce is due (`CandidateRules`' `followsImpact`) whose first 3 ms sit at
+    /// the phone's rail for at least this share, the stretch before it at most 1/`runClippedBeforeRatio` as often,
+    /// is that bounce (0 = off). A quiet room lifted by the AGC keeps a dropped ball's first bounces pinned to the
+    /// rail, their rings too: the next bounce rises only 3–6 dB over that ring, in one band or none.
+    public var runClippedShare: Float = 0.6
+    /// See `runClippedShare`.
+    public var runClippedBeforeRatio: Float = 3
     /// Most spectral flatness (`ImpactFeatures.flatnessDB`, dB) of a candidate that clears the room by
     /// `clapFlatnessAttackDB` and is not a run's next bounce (0 = off). So clear an onset leaves the room no part in
     /// its onset frame's spectrum: a struck object's resonances leave valleys there, a clap's noise fills the band.

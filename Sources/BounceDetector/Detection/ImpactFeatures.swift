@@ -49,11 +49,19 @@ public struct ImpactFeatures: Sendable, Equatable {
     /// not measured (features made by hand): no evidence of noise.
     public var flatnessDB: Float = -.infinity
     /// Share of the raw samples over the first 3 ms that sit at their loudest magnitude (within 1 %, at −20 dBFS or
-    /// more), where the 3 ms before the onset's last millisecond sat there at most a twentieth as often; else 0. A
-    /// ringing object peaks within 1 % of its crest a few samples a period (a sine: 4.5 %); a signal a phone's limiter
-    /// or converter has pinned to its rail sits there for most of them. Clipping spreads a ball's lines into
-    /// harmonics and holds its level: the timbre measures say little of a clipped onset.
+    /// more; else 0). A ringing object peaks within 1 % of its crest a few samples a period (a sine: 4.5 %); a signal
+    /// a phone's limiter or converter has pinned to its rail sits there for most of them. Clipping spreads a ball's
+    /// lines into harmonics and holds its level: the timbre measures say little of a clipped onset.
     public var clippedShare: Float = 0
+    /// Share of the 3 ms before the onset's last millisecond that sat at the same rail (`clippedShare`'s crest): a
+    /// stretch already clipped, where the onset's clipping is no news.
+    public var clippedBeforeShare: Float = 0
+
+    /// Whether the onset clipped for at least `share` of its first 3 ms where the stretch before it clipped at most
+    /// `1 / ratio` as often (`clippedShare`, `clippedBeforeShare`).
+    func clipsAnew(share: Float, ratio: Float) -> Bool {
+        share > 0 && clippedShare >= share && clippedBeforeShare * ratio <= clippedShare
+    }
 
     public init(snrDB: Float, centroidHz: Float, tonality: Float, highShare: Float, decayDB: Float, attackDB: Float,
                 peakContrastDB: Float = 0, ringingTonality: Float = 0, ringingContrastDB: Float = 0,
@@ -120,20 +128,21 @@ struct FeatureExtractor {
         features.bandLevelsDB = rises.level
         features.wholeBandAttackDB = wholeBand
         features.flatnessDB = attack.flatnessDB
-        features.clippedShare = Self.clippedShare(raw, onset: onset, span: parameters.samples(0.003))
+        (features.clippedShare, features.clippedBeforeShare) = Self.clippedShares(raw, onset: onset,
+                                                                                 span: parameters.samples(0.003))
         return features
     }
 
     /// The least crest (−20 dBFS) that can be a rail (`clippedShare`).
     static let leastRail: Float = 0.1
 
-    /// See `ImpactFeatures.clippedShare`: over `span` samples from `onset`, against the `span` before the onset's
-    /// last millisecond; 0 under `leastRail`.
-    static func clippedShare(_ raw: SampleRing, onset: Int64, span: Int) -> Float {
+    /// See `ImpactFeatures.clippedShare` and `clippedBeforeShare`: over `span` samples from `onset`, and the `span`
+    /// before the onset's last millisecond; both 0 under `leastRail`.
+    static func clippedShares(_ raw: SampleRing, onset: Int64, span: Int) -> (after: Float, before: Float) {
         var crest: Float = 0
         for i in 0..<span { crest = max(crest, abs(raw[onset + Int64(i)])) }
         // A rail lies near full scale; under it a quiet sound's few quantisation steps would sit at its crest.
-        guard crest >= leastRail else { return 0 }
+        guard crest >= leastRail else { return (0, 0) }
         let rail = 0.99 * crest
         var after = 0, before = 0
         let lead = Int64(span + span / 3)
@@ -141,7 +150,7 @@ struct FeatureExtractor {
             if abs(raw[onset + Int64(i)]) >= rail { after += 1 }
             if abs(raw[onset - lead + Int64(i)]) >= rail { before += 1 }
         }
-        return before * 20 <= after ? Float(after) / Float(span) : 0
+        return (Float(after) / Float(span), Float(before) / Float(span))
     }
 
     /// See `ImpactFeatures.lineCoherence`. Three frames a hop apart, the last ending at `end` (the decision point):
