@@ -242,6 +242,7 @@ enum DetectorTuning {
         "runclip": parameter(\.runClippedShare),
         "runclipratio": parameter(\.runClippedBeforeRatio),
         "kreturn": .parameters { $0.kindReturnTeaches = $1 != 0 },
+        "kserve": .parameters { $0.kindServeBouncesUntaught = $1 != 0 },
         "kmemory": .parameters { $0.kindMemory = max(1, Int($1.rounded())) },
         "maccept": parameter(\.modelAcceptance),
         "mveto": parameter(\.modelVeto),

@@ -8,9 +8,10 @@ struct StreamKindsTests {
     private let low = SIMD8<Float>(-10, -12, -16, -20, -24, -28, -30, -.infinity)
     private let high = SIMD8<Float>(-30, -26, -20, -14, -12, -10, -12, -.infinity)
 
-    private func kinds(returnTeaches: Bool = true) -> StreamKinds {
+    private func kinds(returnTeaches: Bool = true, serveBouncesUntaught: Bool = true) -> StreamKinds {
         StreamKinds(settings: .init(pause: rate * 3 / 2, serveBounce: rate * 8 / 100...rate * 26 / 100,
-                                    marginDB: 1, memory: 8, returnTeaches: returnTeaches), bands: 7)
+                                    marginDB: 1, memory: 8, returnTeaches: returnTeaches,
+                                    serveBouncesUntaught: serveBouncesUntaught), bands: 7)
     }
 
     private func seconds(_ s: Double) -> Int64 { Int64(s * Double(rate)) }
@@ -74,11 +75,31 @@ struct StreamKindsTests {
         #expect(named == [.racket, .table, .table, .racket, .table, .racket, .table])
     }
 
-    @Test("before the stream's first serve the caller names every impact; from the serve's third impact on, the stream")
+    @Test("""
+        the stream's first rally: before any serve has taught the shapes, the serve is the caller's (a lone impact is \
+        named by what it sounds like), its two bounces table by their timing, and from the third impact on the stream \
+        names every impact; without the bounces' timing the caller named the first three
+        """)
     func firstRally() {
         var kinds = kinds()
         let named = rally(&kinds, from: 1, hit: high, bounce: low)
-        #expect(named == [.unknown, .unknown, .unknown, .racket, .table, .racket, .table])
+        #expect(named == [.unknown, .table, .table, .racket, .table, .racket, .table])
+        var untimed = self.kinds(serveBouncesUntaught: false)
+        let before = rally(&untimed, from: 1, hit: high, bounce: low)
+        #expect(before == [.unknown, .unknown, .unknown, .racket, .table, .racket, .table])
+    }
+
+    @Test("""
+        before any serve has taught the shapes only a serve's two bounces are named by the order: an impact 0.6 s \
+        after a lone one (no serve bounce's timing) is left to the caller, as the lone one is
+        """)
+    func serveBouncesOnly() {
+        var kinds = kinds()
+        for time in [1.0, 1.6] {
+            let kind = kinds.kind(of: low, at: seconds(time), otherwise: .unknown)
+            #expect(kind == .unknown, "at \(time) s")
+            kinds.report(seconds(time), levels: low, kind: kind)
+        }
     }
 
     @Test("a dropped ball (every gap shorter) teaches nothing; a speeding-up run is table")
@@ -106,7 +127,7 @@ struct StreamKindsTests {
     @Test("off (no pause): the caller's kind, and nothing is learned")
     func off() {
         var kinds = StreamKinds(settings: .init(pause: 0, serveBounce: 1...2, marginDB: 1, memory: 8,
-                                                returnTeaches: true), bands: 7)
+                                                returnTeaches: true, serveBouncesUntaught: true), bands: 7)
         rally(&kinds, from: 1, hit: high, bounce: low)
         #expect(kinds.racket.count == 0)
         #expect(kinds.kind(of: high, at: seconds(9), otherwise: .unknown) == .unknown)

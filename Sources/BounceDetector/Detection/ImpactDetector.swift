@@ -114,7 +114,7 @@ public final class ImpactDetector {
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(
                 parameters.samples(parameters.kindServeBounceSeconds.upperBound)),
             marginDB: parameters.kindMarginDB, memory: parameters.kindMemory,
-            returnTeaches: parameters.kindReturnTeaches),
+            returnTeaches: parameters.kindReturnTeaches, serveBouncesUntaught: parameters.kindServeBouncesUntaught),
             bands: bands.bands)
         run = RunEvidence(parameters: parameters, bands: bands.bands)
         applause = ApplauseTrain(parameters: parameters)

@@ -24,6 +24,9 @@ struct StreamKinds {
         var marginDB: Float
         var memory: Int
         var returnTeaches: Bool
+        /// Whether a serve's two bounces are named table by their timing before any serve has taught the kinds (the
+        /// serve itself, a lone impact until its bounces come, and the rest of the order wait for a taught serve).
+        var serveBouncesUntaught: Bool
     }
 
     /// One kind's template: the running mean of its impacts' band levels (`StreamTypicals.teach`).
@@ -72,13 +75,16 @@ struct StreamKinds {
     /// What the order of play says of an impact at `onset`.
     private func prior(at onset: Int64, speedingRun: Bool) -> ImpactKind? {
         if speedingRun { return .table }
-        // Only a stream whose rallies have shown a serve is playing by those rules (else a lone impact may be a
-        // ball bounced before serving, or dropped, and two may be anything): until then the timbre names it.
-        guard racket.count > 0 else { return nil }
         let gap = lastOnset.map { onset - $0 } ?? .max
+        let serveBounce = place == 1 && settings.serveBounce.contains(gap)
+            || place == 2 && settings.serveBounce.contains(lastGap)
+        // Only a stream whose rallies have shown a serve is playing by those rules (else a lone impact may be a
+        // ball bounced before serving, or dropped, and two may be anything): until then the timbre names it, but
+        // for the two bounces a serve's timing gives (`serveBouncesUntaught`): whatever the first impact was, a ball
+        // that lands 80-260 ms after it and again after a longer gap is on the table.
+        guard racket.count > 0 else { return settings.serveBouncesUntaught && serveBounce ? .table : nil }
         if gap >= settings.pause { return .racket }
-        if place == 1, settings.serveBounce.contains(gap) { return .table }
-        if place == 2, settings.serveBounce.contains(lastGap) { return .table }
+        if serveBounce { return .table }
         switch lastKind {
         case .racket: return .table
         case .table: return .racket
