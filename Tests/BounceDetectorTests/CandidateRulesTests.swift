@@ -557,16 +557,18 @@ struct CandidateRulesTests {
             Issue.record("a due bounce that clips anew was rejected")
             return
         }
+        /// Whether `rules` take `features` where a bounce is due.
+        func takenWhereDue(_ features: ImpactFeatures, _ rules: CandidateRules) -> Bool {
+            isImpact(rules.verdict(features, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true))
+        }
         #expect(!isImpact(rules().verdict(bounce, evidence: .wholeBand, typicalAttackDB: 40)), "not due")
         var ringClipped = bounce
         ringClipped.clippedBeforeShare = 0.3
-        #expect(!isImpact(rules().verdict(ringClipped, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true)),
-                "the ring before clipped as often")
+        #expect(!takenWhereDue(ringClipped, rules()), "the ring before clipped as often")
         var partly = bounce
         partly.clippedShare = 0.55
-        #expect(!isImpact(rules().verdict(partly, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true)),
-                "clipped for under 60 % of its first 3 ms")
-        #expect(!isImpact(rules { $0.runClippedShare = 0 }.verdict(bounce, evidence: .wholeBand, typicalAttackDB: 40,
-                                                                 followsImpact: true)), "without the rule")
+        #expect(!takenWhereDue(partly, rules()), "clipped for under 60 % of its first 3 ms")
+        let without = rules { $0.runClippedShare = 0 }
+        #expect(!takenWhereDue(bounce, without), "without the rule")
     }
 }
