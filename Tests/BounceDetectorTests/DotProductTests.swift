@@ -18,4 +18,19 @@ struct DotProductTests {
             #expect(fast == plain, "count \(count), offset \(offset)")  // small integers: exact in any order
         }
     }
+
+    @Test("two dot products in one pass are each bit for bit the single one's (random floats, where order matters)",
+          arguments: [0, 1, 7, 8, 9, 15, 16, 17, 24, 33, 312, 360])
+    func pairMatchesSingle(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let a = (0..<(count + 8)).map { _ in Float.random(in: -1...1, using: &generator) }
+        let b = (0..<count).map { _ in Float.random(in: -1...1, using: &generator) }
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                let (first, second) = dotProducts(x.baseAddress!, x.baseAddress! + 4, y.baseAddress!, count: count)
+                #expect(first == dotProduct(x.baseAddress!, y.baseAddress!, count: count), "count \(count)")
+                #expect(second == dotProduct(x.baseAddress! + 4, y.baseAddress!, count: count), "count \(count)")
+            }
+        }
+    }
 }

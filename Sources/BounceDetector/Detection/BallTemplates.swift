@@ -210,10 +210,16 @@ final class BallTemplates {
             let row = bank + t * length
             var top: Float = -.infinity, topLag = 0
             var shift = -lag
-            while shift <= lag {
+            // Two lags at a time (the template loaded once for both), then the last one alone.
+            while shift + coarseStep <= lag {
+                let (c0, c1) = cosines(row, rate: unitRate, at: shift, shift + coarseStep)
+                if c0 > top { (top, topLag) = (c0, shift) }
+                if c1 > top { (top, topLag) = (c1, shift + coarseStep) }
+                shift += 2 * coarseStep
+            }
+            if shift <= lag {
                 let c = cosine(row, rate: unitRate, at: shift)
                 if c > top { (top, topLag) = (c, shift) }
-                shift += coarseStep
             }
             insert(t, top)
             if bestTemplates[0] == t { bestLag = topLag }
@@ -241,6 +247,22 @@ final class BallTemplates {
         }
         bestCosines[k] = score
         bestTemplates[k] = template
+    }
+
+    /// `cosine(row, rate:, at: first)` and `cosine(row, rate:, at: second)`, bit for bit, in one pass over `row`.
+    @inline(__always)
+    private func cosines(_ row: UnsafeMutablePointer<Float>, rate: Int, at first: Int, _ second: Int) -> (Float, Float) {
+        let window = resampled + rate * span + lag
+        let (dot0, dot1) = dotProducts(window + first, window + second, row, count: length)
+        return (normalised(dot0, rate: rate, at: first), normalised(dot1, rate: rate, at: second))
+    }
+
+    /// A dot product over `length` samples from `shift` divided by the window's norm there (0 where it is silent).
+    @inline(__always)
+    private func normalised(_ dot: Float, rate: Int, at shift: Int) -> Float {
+        let sums = energy + rate * (span + 1)
+        let segment = sums[lag + shift + length] - sums[lag + shift]
+        return segment > 0 ? dot / segment.squareRoot() : 0
     }
 
     /// The cosine of a unit-norm template row with the window resampled at `rates[rate]`, its `length` samples
