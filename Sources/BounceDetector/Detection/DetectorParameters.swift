@@ -425,8 +425,8 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Whether a confirmed serve's return (the impact after its far bounce: the other player's bat) teaches the
     /// racket too (`StreamKinds`).
     public var kindReturnTeaches = true
-    /// Whether the two bounces after an impact that follows `kindPauseSeconds` of silence, at a serve's timing
-    /// (`kindServeBounceSeconds`, then a longer gap), are named table by that timing before any serve has taught the
+    /// Whether the two impacts after one that follows `kindPauseSeconds` of silence, the first of them at a serve
+    /// bounce's timing (`kindServeBounceSeconds`), are named table by that timing before any serve has taught the
     /// kinds (`StreamKinds`): the timbre rule names another table's bounces wrongly (on the freesound tuning ball,
     /// `racket`). The impact before them stays the timbre's: a lone impact is named by what it sounds like.
     public var kindServeBouncesUntaught = true

@@ -80,8 +80,8 @@ struct StreamKinds {
             || place == 2 && settings.serveBounce.contains(lastGap)
         // Only a stream whose rallies have shown a serve is playing by those rules (else a lone impact may be a
         // ball bounced before serving, or dropped, and two may be anything): until then the timbre names it, but
-        // for the two bounces a serve's timing gives (`serveBouncesUntaught`): whatever the first impact was, a ball
-        // that lands 80-260 ms after it and again after a longer gap is on the table.
+        // for the two bounces a serve's timing gives (`serveBouncesUntaught`): whatever the first impact after a
+        // pause was, the impact 80-260 ms after it and the one after that are its ball landing on the table.
         guard racket.count > 0 else { return settings.serveBouncesUntaught && serveBounce ? .table : nil }
         if gap >= settings.pause { return .racket }
         if serveBounce { return .table }
