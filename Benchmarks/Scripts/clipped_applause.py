@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 import real_applause as ra  # noqa: E402  (SOURCES, SINGLE)
 
 SR = ra.SR
-RAIL = 10 ** (-3 / 20)
+RAIL = ra.rc.RAIL  # real_corpus's phone clips there too
 
 
 def reports(pongd, wav, tune):

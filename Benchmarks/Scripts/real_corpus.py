@@ -72,6 +72,7 @@ sys.path.insert(0, SHARED_TOOLS)
 import gen_corpus as gc  # noqa: E402  (noises, distractors and rally rhythm are gen_corpus's own)
 
 SR = gc.SR
+RAIL = gc.db(-3)  # the phone's output stage: full scale less 3 dB (`phone_limiter`, `phone_hold_limiter`)
 CSMASH = "/usr/share/games/csmash/wav"
 DATA = os.path.normpath(os.path.join(HERE, "..", "Data"))
 # Each source: its folder and its recordings of a ball on the table (bounce) and on a racket (hit).
@@ -246,8 +247,7 @@ def phone_limiter(y):
     over -3 dBFS is cut to it (a clipper: the excess, smoothed over 50 ms, only adds a shallow tail after a long
     overload), as a microphone path without voice processing clips a loud impact. See `phone_hold_limiter` for a
     limiter that turns the gain down instead."""
-    limit = gc.db(-3)
-    over = np.maximum(np.abs(y) / limit, 1.0)
+    over = np.maximum(np.abs(y) / RAIL, 1.0)
     red = signal.lfilter([1 - np.exp(-1 / (0.05 * SR))], [1, -np.exp(-1 / (0.05 * SR))], over)
     return np.maximum(red, over)
 
@@ -258,7 +258,7 @@ def phone_hold_limiter(y):
     with a 50 ms time constant, so a burst far over the limit is turned down, not squared off; while a ball's ring
     keeps reaching the limit the gain stays down, and the next bounce rises little over it. In closed form: log(1 - g)
     releases by 1/(0.05 SR) per sample, so it is a running maximum."""
-    over = np.maximum(np.abs(y) / gc.db(-3), 1.0)
+    over = np.maximum(np.abs(y) / RAIL, 1.0)
     with np.errstate(divide="ignore"):
         needed = np.log1p(-1.0 / over)  # log(1 - g) that brings this sample to the limit; -inf where under it
     release = np.arange(len(y)) / (0.05 * SR)

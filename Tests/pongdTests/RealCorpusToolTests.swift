@@ -319,18 +319,14 @@ struct RealCorpusToolTests {
 
         /// Labels matched within `window`, and impacts reported, with `extra` arguments to `pongd detect`.
         func found(_ extra: [String]) throws -> (found: Int, reported: Int) {
-            let detected = try ToolRun.run(ToolRun.pongd().path, ["detect", wav] + extra)
-            #expect(detected.status == 0, "\(detected.stderr)")
-            let impacts = RealCorpusToolTests.impacts(detected.stdout)
+            let impacts = try detected(extra)
             return (labels.filter { label in impacts.contains { abs($0.time - label.time) <= window } }.count,
                     impacts.count)
         }
 
         /// Labels matched within `window` whose kind pongd named right, and labels matched, with `extra` arguments.
         func kinds(_ extra: [String]) throws -> (right: Int, matched: Int) {
-            let detected = try ToolRun.run(ToolRun.pongd().path, ["detect", wav] + extra)
-            #expect(detected.status == 0, "\(detected.stderr)")
-            let impacts = RealCorpusToolTests.impacts(detected.stdout)
+            let impacts = try detected(extra)
             var right = 0, matched = 0
             for label in labels {
                 guard let nearest = impacts.min(by: { abs($0.time - label.time) < abs($1.time - label.time) }),
@@ -339,6 +335,13 @@ struct RealCorpusToolTests {
                 if nearest.kind == label.kind { right += 1 }
             }
             return (right, matched)
+        }
+
+        /// What `pongd detect` reports on the file with `extra` arguments.
+        private func detected(_ extra: [String]) throws -> [(time: Double, kind: String)] {
+            let run = try ToolRun.run(ToolRun.pongd().path, ["detect", wav] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            return RealCorpusToolTests.impacts(run.stdout)
         }
 
         func remove() { try? FileManager.default.removeItem(at: folder) }

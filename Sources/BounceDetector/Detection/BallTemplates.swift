@@ -269,10 +269,6 @@ final class BallTemplates {
     /// starting `shift` from the onset's alignment.
     @inline(__always)
     private func cosine(_ row: UnsafeMutablePointer<Float>, rate: Int, at shift: Int) -> Float {
-        let start = lag + shift
-        let sums = energy + rate * (span + 1)
-        let segment = sums[start + length] - sums[start]
-        guard segment > 0 else { return 0 }
-        return dotProduct(resampled + rate * span + start, row, count: length) / segment.squareRoot()
+        normalised(dotProduct(resampled + rate * span + lag + shift, row, count: length), rate: rate, at: shift)
     }
 }

@@ -78,7 +78,7 @@ final class RealFFT {
             let half = SIMD8<Float>(repeating: 0.5)
             let (er, ei) = (half * (ar + br), half * (ai - bi))
             let (or, oi) = (half * (ai + bi), half * (br - ar))
-            let wr = Self.load8(twiddleRe + k), wi = Self.load8(twiddleIm + k)
+            let wr = loadEight(twiddleRe + k), wi = loadEight(twiddleIm + k)
             let (tr, ti) = (wr * or - wi * oi, wr * oi + wi * or)
             Self.store(re: er + tr, im: ei + ti, at: z + 2 * k)
             Self.store(re: Self.reversed(er - tr), im: Self.reversed(ti - ei), at: z + 2 * (m - k - 7))
@@ -99,11 +99,6 @@ final class RealFFT {
     @inline(__always)
     private static func load16(_ pointer: UnsafeMutablePointer<Float>) -> SIMD16<Float> {
         UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<Float>.self)
-    }
-
-    @inline(__always)
-    private static func load8(_ pointer: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
     }
 
     @inline(__always)

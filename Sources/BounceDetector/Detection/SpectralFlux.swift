@@ -57,7 +57,7 @@ struct SpectralFlux {
         fft.powers(from: lower, count: count, into: current)
         var i = 0
         while i + 8 <= count {
-            UnsafeMutableRawPointer(current + i).storeBytes(of: fastLog(Self.load(current + i) + 1e-10),
+            UnsafeMutableRawPointer(current + i).storeBytes(of: fastLog(loadEight(current + i) + 1e-10),
                                                             as: SIMD8<Float>.self)
             i += 8
         }
@@ -78,8 +78,8 @@ struct SpectralFlux {
             i += 1
         }
         while i + 8 <= band.upperBound, i + 8 < count {
-            let previous = lanesMax(Self.load(older + i), lanesMax(Self.load(older + i - 1), Self.load(older + i + 1)))
-            let rise = lanesMax(SIMD8(), Self.load(current + i) - lanesMax(previous, Self.load(background + i) + gate))
+            let previous = lanesMax(loadEight(older + i), lanesMax(loadEight(older + i - 1), loadEight(older + i + 1)))
+            let rise = lanesMax(SIMD8(), loadEight(current + i) - lanesMax(previous, loadEight(background + i) + gate))
             fluxLanes += rise
             let bin = SIMD8<Int32>(repeating: Int32(i)) &+ Self.laneIndex
             racketLanes += rise.replacing(with: 0, where: (bin .< racketLow) .| (bin .>= racketHigh))
@@ -94,8 +94,8 @@ struct SpectralFlux {
         // Clamp the step so one loud hop cannot drag the floor up.
         i = 0
         while i + 8 <= count {
-            let floor = Self.load(background + i)
-            let level = Self.load(current + i)
+            let floor = loadEight(background + i)
+            let level = loadEight(current + i)
             let moved = floor + rate * (lanesMin(level, floor + 3) - floor)
             UnsafeMutableRawPointer(background + i).storeBytes(of: moved, as: SIMD8<Float>.self)
             i += 8
@@ -114,11 +114,6 @@ struct SpectralFlux {
 extension SpectralFlux {
     /// 0…7, a lane's offset from the first bin of its vector.
     fileprivate static let laneIndex = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
-
-    @inline(__always)
-    fileprivate static func load(_ pointer: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
-        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
-    }
 
     /// One band bin's rise, for the bins the eight-lane loop does not reach.
     @inline(__always)

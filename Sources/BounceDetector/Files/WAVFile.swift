@@ -137,11 +137,11 @@ public struct WAVFile: AudioSource {
             // every machine this runs on (the scalar tail says so explicitly).
             let blocks = count / 8
             let scale = SIMD8<Float>(repeating: 1.0 / 32768.0)
-            let target = UnsafeMutableRawPointer(out.baseAddress!)
+            let target = UnsafeMutableRawBufferPointer(out)
             for block in 0..<blocks {
                 let word = raw.loadUnaligned(fromByteOffset: base + 16 * block, as: SIMD8<Int16>.self)
-                target.storeBytes(of: SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: word)) * scale, toByteOffset: 32 * block,
-                                  as: SIMD8<Float>.self)
+                let value = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: word)) * scale
+                target.storeBytes(of: value, toByteOffset: 32 * block, as: SIMD8<Float>.self)
             }
             for i in blocks * 8..<count {
                 let v = Int16(bitPattern: raw.loadUnaligned(fromByteOffset: base + 2 * i, as: UInt16.self).littleEndian)
