@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Retune the detector's decision on real recordings: a grid over `pongd detect --tune` knobs, scored on TUNING
-splits only (real_corpus.py's tune seeds 11-15 and tune2 seeds 16-20, of any tuning source; gen_corpus's dev sets when
+splits only (real_corpus.py's tune seeds 11-15, tune2 16-20 and tune3 41-48, of any tuning source; gen_corpus's dev sets when
 --gen-corpus is given). The held-out and independent splits are refused: score the winner on them once, afterwards,
 with real_eval.py.
 
@@ -10,7 +10,7 @@ with real_eval.py.
   retune.py PONGD --corpus /work/realcorpus --corpus /work/realcorpus-tune2:tune2 \
       --corpus /work/realcorpus-swapped:tune:swapped --stress --applause --grid runlooseinnov=12,14,16
 
-A --corpus is FOLDER[:SPLIT[:SOURCE]] (split tune or tune2, default tune; source csmash, swapped, varied or freesound, default csmash):
+A --corpus is FOLDER[:SPLIT[:SOURCE]] (split tune, tune2 or tune3, default tune; source csmash, swapped, varied or freesound, default csmash):
 make them with `real_corpus.py --split tune|tune2 [--source swapped|varied|freesound] [--stress] --out FOLDER`. Each combination is
 scored by the mean over the folders of issue 11's targeted measures (real_eval.py; with --stress the harder dropped
 balls at 15 and 10 dB count too), plus, with --gen-corpus, the mean gen_corpus F1 (tune_eval.py) so a retune cannot
@@ -50,8 +50,8 @@ def tuning_folder(spec):
     if len(parts) > 3:
         sys.exit("retune: %s: expected FOLDER[:SPLIT[:SOURCE]]" % spec)
     folder, split, source = parts + ["tune", "csmash"][len(parts) - 1:]
-    if split not in ("tune", "tune2"):
-        sys.exit("retune: %s: split %r is not a tuning split (tune, tune2): the held-out and independent splits are "
+    if split not in ("tune", "tune2", "tune3"):
+        sys.exit("retune: %s: split %r is not a tuning split (tune, tune2, tune3): the held-out and independent splits are "
                  "scored once, afterwards, with real_eval.py" % (spec, split))
     if source not in ("csmash", "swapped", "varied", "freesound"):
         sys.exit("retune: %s: source %r is not a tuning source (csmash, swapped, varied, freesound)" % (spec, source))

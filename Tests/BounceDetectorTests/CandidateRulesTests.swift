@@ -571,4 +571,29 @@ struct CandidateRulesTests {
         let without = rules { $0.runClippedShare = 0 }
         #expect(!takenWhereDue(bounce, without), "without the rule")
     }
+
+    @Test("""
+        a run's next bounce whose onset the phone clipped is not asked the run's tonality: clipping spreads its lines \
+        into harmonics; unclipped, or without the rule, the same tonality is refused
+        """)
+    func runClippedTonality() {
+        // As measured on real41_drop_clean's third bounce (tune3): tonality 0.72, 78 % of its first 3 ms at the rail,
+        // half of the ring's 3 ms before it (so the clipped-anew rule cannot take it).
+        var bounce = ball(attack: 11.7, snr: 52, decay: -4.4, risingBands: 4)
+        bounce.tonality = 0.72
+        bounce.clippedShare = 0.78
+        bounce.clippedBeforeShare = 0.5
+        guard case (.impact, .runContinues) = rules().decision(bounce, evidence: .wholeBand, typicalAttackDB: 40,
+                                                               followsImpact: true) else {
+            Issue.record("a due clipped bounce was refused for its tonality")
+            return
+        }
+        var unclipped = bounce
+        unclipped.clippedShare = 0.3
+        #expect(!rules().continuesRun(unclipped), "clipped for under half its first 3 ms")
+        #expect(!rules { $0.runClippedTonalityShare = 0 }.continuesRun(bounce), "without the rule")
+        var fewBands = bounce
+        fewBands.risingBands = 2
+        #expect(!rules().continuesRun(fewBands), "the bands are still asked")
+    }
 }

@@ -267,6 +267,42 @@ struct ImpactClassifierTests {
     }
 
     @Test("""
+        the denser clipping: in a ring pinned to the rail at its peaks, the bounce that holds it there for milliseconds \
+        is found within a millisecond of its onset; an onset already clipped that often, a ring that never \
+        clips more densely, and a signal under any rail find none
+        """)
+    func denserClipping() {
+        let ring = SampleRing(minimumCapacity: 8192)
+        defer { ring.deallocate() }
+        let rate: Float = 48000, span = 144
+        let start = 4000, bounce = 4000 + 130  // the bounce 2.7 ms after the candidate
+        /// A 1.8 kHz ring whose peaks touch the rail (0.7), and from `bounce` on (if any) a burst 1.5x over it.
+        func write(ringPeak: Float, bounce: Int?) {
+            for i in 0..<8192 {
+                let t = Float(i) / rate
+                var x = ringPeak * sin(2 * .pi * 1800 * t)
+                if let bounce, i >= bounce {
+                    let u = Float(i - bounce) / rate
+                    x += 1.5 * exp(-u / 0.01) * sin(2 * .pi * 2600 * u + 0.4)
+                }
+                ring.write(max(-0.7, min(0.7, x)), at: Int64(i))
+            }
+        }
+        func found(_ onset: Int) -> Int64? {
+            FeatureExtractor.denserClipping(ring, onset: Int64(onset), end: Int64(onset + 384), span: span,
+                                            rise: 0.1, least: 0.4)
+        }
+        write(ringPeak: 0.72, bounce: bounce)
+        let moved = found(start)
+        #expect(moved.map { abs($0 - Int64(bounce)) <= 48 } == true, "found at \(String(describing: moved))")
+        #expect(found(bounce) == nil, "the bounce's own onset clips already")
+        write(ringPeak: 0.72, bounce: nil)
+        #expect(found(start) == nil, "the ring alone")
+        write(ringPeak: 0.05, bounce: nil)
+        #expect(found(start) == nil, "under any rail")
+    }
+
+    @Test("""
         the clipped shares: a burst pinned to the rail sits there for most of its first 3 ms and the quiet before it \
         never; a ringing sine peaks near its crest a few samples a period; inside a stretch already clipped the 3 ms \
         before clipped as often, and the clipped-onset rule's test (a twentieth as often) fails

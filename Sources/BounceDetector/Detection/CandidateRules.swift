@@ -164,8 +164,11 @@ struct CandidateRules {
         if parameters.runBandsWithoutExcess > 0, features.snrDB < 0 {
             return features.risingBands >= parameters.runBandsWithoutExcess
         }
-        return features.risingBands >= parameters.runBands && features.highShare <= classifier.maximumHighShare
-            && features.tonality >= parameters.runTonality
+        guard features.risingBands >= parameters.runBands else { return false }
+        if parameters.runClippedTonalityShare > 0, features.clippedShare >= parameters.runClippedTonalityShare {
+            return true
+        }
+        return features.highShare <= classifier.maximumHighShare && features.tonality >= parameters.runTonality
     }
 
     /// The last bounce of a run under way is the next one's template: a candidate that sounds like it struck again

@@ -369,6 +369,15 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runClippedShare: Float = 0.6
     /// See `runClippedShare`.
     public var runClippedBeforeRatio: Float = 3
+    /// A candidate where a run's next bounce is due, whose onset's 3 ms sit at the rail less often by this share than
+    /// a later 3 ms before its decision do (and those at least `runClipRetimeShare` of the time), moves to that later
+    /// stretch (0 = off): in a loud room's ring pinned to the rail, its peaks touching the rail trip the trigger
+    /// 2–6 ms before the bounce that drives it there for milliseconds on end.
+    public var runClipRetimeRise: Float = 0.1
+    /// See `runClipRetimeRise`.
+    public var runClipRetimeShare: Float = 0.4
+    /// See `runClipRetimeRise`: only a candidate whose attack (dB) is under this moves; a bounce rises clearly.
+    public var runClipRetimeAttackDB: Float = 8
     /// Most spectral flatness (`ImpactFeatures.flatnessDB`, dB) of a candidate that clears the room by
     /// `clapFlatnessAttackDB` and is not a run's next bounce (0 = off). So clear an onset leaves the room no part in
     /// its onset frame's spectrum: a struck object's resonances leave valleys there, a clap's noise fills the band.
@@ -449,6 +458,10 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runBandsWithoutExcess = 3
     /// Least tonality (`ImpactFeatures.tonality`) of a run's next bounce: it rings in a few lines, as the last did.
     public var runTonality: Float = 0.75
+    /// A run's next bounce whose first 3 ms sit at the phone's rail for at least this share
+    /// (`ImpactFeatures.clippedShare`) is not asked `runTonality` nor the classifier's high share (0 = always asked):
+    /// clipping spreads a ring's lines into harmonics, so a loud dropped ball's clipped bounces measured 0.62–0.74.
+    public var runClippedTonalityShare: Float = 0.5
     /// Least attack (dB) of a run's next bounce, over whatever still rings of the last.
     public var runAttackDB: Float = 7
     /// A run's next bounce must not grow 6–8 ms after its onset by more than this (dB, `ImpactFeatures.decayDB`): it

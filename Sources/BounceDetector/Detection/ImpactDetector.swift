@@ -206,7 +206,7 @@ public final class ImpactDetector {
         admit(evidence, strength: strength)
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
-            if let later = run.retimed(candidate, ring: highPassed, end: written) {
+            if let later = run.retimed(candidate, ring: highPassed, end: written) ?? clipRetimed(candidate) {
                 commit(later)
             } else {
                 decide(candidate, onImpact: onImpact)
@@ -350,6 +350,23 @@ public final class ImpactDetector {
         else { return }
         commit(ImpactCandidate(onset: edge.onset, flux: candidate.flux, peak: edge.peak, noise: candidate.noise,
                                evidence: candidate.evidence))
+    }
+
+    /// A candidate where a run's next bounce is due, in a ring pinned to the phone's rail, moved once to where the
+    /// rail holds the signal far more often than at its onset (`DetectorParameters.runClipRetimeRise`): it was the
+    /// ring's stirring at a peak, the bounce came a few ms later (decided `decisionDelay` after its new onset).
+    private func clipRetimed(_ candidate: ImpactCandidate) -> ImpactCandidate? {
+        guard parameters.runClipRetimeRise > 0, !candidate.retimed, run.bounces.continues(at: candidate.onset),
+              let onset = FeatureExtractor.denserClipping(
+                  raw, onset: candidate.onset, end: written, span: parameters.samples(0.003),
+                  rise: parameters.runClipRetimeRise, least: parameters.runClipRetimeShare),
+              extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux).attackDB
+                  < parameters.runClipRetimeAttackDB
+        else { return nil }
+        var later = candidate
+        later.onset = onset
+        later.retimed = true
+        return later
     }
 
     /// Whether the stream's templates (`BallTemplates`) give back a candidate the rules rejected: one that rose by
