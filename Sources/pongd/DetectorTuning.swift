@@ -176,6 +176,7 @@ enum DetectorTuning {
         "tpltypical": parameter(\.templateNoisyRoomDB),
         "tplafter": milliseconds(\.templateAfterReportSeconds),
         "tpltonal": parameter(\.templateTonality),
+        "tplthud": parameter(\.templateThudAcceptShare),
         "runontimeshape": parameter(\.runOnTimeShapeDB),
         "runontimeattack": parameter(\.runOnTimeAttackDB),
         "runontimedecay": parameter(\.runOnTimeDecayDB),

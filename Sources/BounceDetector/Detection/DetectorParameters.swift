@@ -307,6 +307,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// A recovered candidate's excess must lie in lines this much (`ImpactFeatures.tonality`): a struck ball rings; a
     /// clap or a shuffle that happens to correlate with a template is noise.
     public var templateTonality: Float = 0.5
+    /// A candidate the thud rule rejected (`minimumCentroidHz`) is given back by the templates at this share of the
+    /// stream's reference (0 = not scored): a ball in a loud room whose low babble pulls its centroid under 1 kHz.
+    public var templateThudAcceptShare: Float = 0.95
     /// A candidate that sounds like this stream's balls (`StreamTypicals.resembles`: its band levels' shape within
     /// this many dB of the mean of the balls it reported; 0 = off) is a ball on less timbre evidence: an attack of
     /// `streamLikeAttackDB`, and no more than `streamLikeBelowTypicalDB` under the stream's typical attack, in

@@ -375,7 +375,7 @@ public final class ImpactDetector {
     /// diagnostics (NaN when not scored) and whether it is a ball.
     private func templateRecovery(_ candidate: ImpactCandidate, _ features: ImpactFeatures, rule: CandidateRule)
         -> (cosine: Float, recovered: Bool) {
-        guard let templates, rule != .thud, let reference = templates.reference(minimum: parameters.templateMinimum),
+        guard let templates, rule != .thud || parameters.templateThudAcceptShare > 0, let reference = templates.reference(minimum: parameters.templateMinimum),
               written >= candidate.onset + Int64(templates.after),
               features.attackDB >= parameters.templateScoreAttackDB,
               features.attackDB <= parameters.templateRecoverAttackDB, features.tonality >= parameters.templateTonality,
@@ -383,7 +383,8 @@ public final class ImpactDetector {
               candidate.onset - run.bounces.last >= Int64(parameters.samples(parameters.templateAfterReportSeconds)),
               let cosine = templates.match(at: candidate.onset, ring: highPassed)
         else { return (.nan, false) }
-        return (cosine, cosine >= max(parameters.templateFloor, parameters.templateAcceptShare * reference))
+        let share = rule == .thud ? parameters.templateThudAcceptShare : parameters.templateAcceptShare
+        return (cosine, cosine >= max(parameters.templateFloor, share * reference))
     }
 
     /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
