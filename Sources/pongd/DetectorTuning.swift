@@ -130,6 +130,7 @@ enum DetectorTuning {
         "runclipretime": parameter(\.runClipRetimeRise),
         "runclipretimeshare": parameter(\.runClipRetimeShare),
         "runclipretimeattack": parameter(\.runClipRetimeAttackDB),
+        "runclipretimeinnov": parameter(\.runClipRetimeInnovationDB),
         "rundecay": parameter(\.runDecayDB),
         "runnoexcess": parameter(\.runBandsWithoutExcess),
         "runbands": parameter(\.runBands),

@@ -381,6 +381,8 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runClipRetimeShare: Float = 0.4
     /// See `runClipRetimeRise`: only a candidate whose attack (dB) is under this moves; a bounce rises clearly.
     public var runClipRetimeAttackDB: Float = 8
+    /// See `runClipRetimeRise`: nor one the ring before it failed to predict by this much (dB) or more: a new event.
+    public var runClipRetimeInnovationDB: Float = 10
     /// Most spectral flatness (`ImpactFeatures.flatnessDB`, dB) of a candidate that clears the room by
     /// `clapFlatnessAttackDB` and is not a run's next bounce (0 = off). So clear an onset leaves the room no part in
     /// its onset frame's spectrum: a struck object's resonances leave valleys there, a clap's noise fills the band.

@@ -206,7 +206,7 @@ public final class ImpactDetector {
         admit(evidence, strength: strength)
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
-            if let later = run.retimed(candidate, ring: highPassed, end: written) ?? clipRetimed(candidate) {
+            if let later = run.retimed(candidate, ring: highPassed, end: written) {
                 commit(later)
             } else {
                 decide(candidate, onImpact: onImpact)
@@ -352,16 +352,18 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
-    /// A candidate where a run's next bounce is due, in a ring pinned to the phone's rail, moved once to where the
-    /// rail holds the signal far more often than at its onset (`DetectorParameters.runClipRetimeRise`): it was the
-    /// ring's stirring at a peak, the bounce came a few ms later (decided `decisionDelay` after its new onset).
-    private func clipRetimed(_ candidate: ImpactCandidate) -> ImpactCandidate? {
-        guard parameters.runClipRetimeRise > 0, !candidate.retimed, run.bounces.continues(at: candidate.onset),
+    /// An accepted candidate with `attackDB`, which the ring before it predicted to within `innovationDB`
+    /// (`RunEvidence.Assessment.unpredictedDB`), where a run's next bounce is due, in a ring pinned to the phone's rail,
+    /// moved once to where the rail holds the signal far more often than at its onset
+    /// (`DetectorParameters.runClipRetimeRise`): it was the ring's stirring at a peak, the bounce came a few ms later
+    /// (decided `decisionDelay` after its new onset). A rejected one is left alone: the bounce triggers anew.
+    private func clipRetimed(_ candidate: ImpactCandidate, attackDB: Float, innovationDB: Float) -> ImpactCandidate? {
+        guard parameters.runClipRetimeRise > 0, !candidate.retimed, attackDB < parameters.runClipRetimeAttackDB,
+              innovationDB < parameters.runClipRetimeInnovationDB,
+              run.bounces.continues(at: candidate.onset),
               let onset = FeatureExtractor.denserClipping(
                   raw, onset: candidate.onset, end: written, span: parameters.samples(0.003),
-                  rise: parameters.runClipRetimeRise, least: parameters.runClipRetimeShare),
-              extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux).attackDB
-                  < parameters.runClipRetimeAttackDB
+                  rise: parameters.runClipRetimeRise, least: parameters.runClipRetimeShare)
         else { return nil }
         var later = candidate
         later.onset = onset
@@ -420,6 +422,11 @@ public final class ImpactDetector {
            rule.yieldsToApplause, !fit.followsImpact {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
+        }
+        if case .impact = verdict, let later = clipRetimed(candidate, attackDB: features.attackDB,
+                                                                   innovationDB: fit.unpredictedDB) {
+            commit(later)
+            return
         }
         if let observer = candidateObserver {
             var decision = run.decision(candidate.onset, levels: features.bandLevelsDB, rule: rule,
