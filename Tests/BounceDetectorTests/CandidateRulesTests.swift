@@ -106,13 +106,24 @@ struct CandidateRulesTests {
         #expect(!holds.refractory(at: 9100), "ending the refractory never extends it")
     }
 
-    @Test("the typical attack starts as a plain mean, each step clamped; the typical flux follows at a tenth")
+    @Test("""
+        the typical attack: the first ball replaces the quiet room's prior, then a plain mean, each step clamped (with \
+        the prior counted as one ball, the mean of it and the balls); the typical flux follows at a tenth
+        """)
     func typicals() {
         var warm = StreamTypicals(warmStart: true)
         warm.learn(attackDB: 14, flux: 40)
-        #expect(abs(warm.attackDB - 19) < 1e-4)      // (24 + 14) / 2
-        warm.learn(attackDB: 14, flux: 40)
-        #expect(abs(warm.attackDB - 17.333) < 1e-3)  // (24 + 14 + 14) / 3
+        #expect(abs(warm.attackDB - 14) < 1e-4)      // 24 + (14 − 24), the step clamped at 10 dB
+        warm.learn(attackDB: 18, flux: 40)
+        #expect(abs(warm.attackDB - 16) < 1e-4)      // (14 + 18) / 2
+        var prior = StreamTypicals(warmStart: true, priorWeight: 1)
+        prior.learn(attackDB: 14, flux: 40)
+        #expect(abs(prior.attackDB - 19) < 1e-4)     // (24 + 14) / 2
+        prior.learn(attackDB: 14, flux: 40)
+        #expect(abs(prior.attackDB - 17.333) < 1e-3) // (24 + 14 + 14) / 3
+        var loud = StreamTypicals(warmStart: true)
+        loud.learn(attackDB: 50, flux: 40)
+        #expect(abs(loud.attackDB - 34) < 1e-4, "one loud ball moves it 10 dB at most")
         #expect(abs(warm.flux - 90.25) < 1e-3)       // each step clamped to half the typical: 100 → 95 → 90.25
         var slow = StreamTypicals(warmStart: false)
         slow.learn(attackDB: 0, flux: 100)
@@ -364,13 +375,16 @@ struct CandidateRulesTests {
                 "a sound that grows is no ball")
     }
 
-    @Test("the stream's template: the shape of its balls' band levels, whatever their level, after three balls")
+    @Test("the stream's template: the shape of its balls' band levels, whatever their level, after three balls (or one)")
     func streamTypicalsTemplate() {
         var typicals = StreamTypicals(warmStart: true)
         let ball = SIMD8<Float>(-40, -34, -30, -28, -31, -36, -45, -.infinity)
         typicals.learn(attackDB: 15, flux: 40, levels: ball)
         typicals.learn(attackDB: 15, flux: 40, levels: ball - SIMD8(repeating: 6))
         #expect(!typicals.resembles(ball, bands: 7, shapeDB: 2.5), "two balls are no template yet")
+        #expect(typicals.resembles(ball, bands: 7, shapeDB: 2.5, minimumBalls: 1), "unless one is enough")
+        #expect(!StreamTypicals(warmStart: true).resembles(ball, bands: 7, shapeDB: 2.5, minimumBalls: 1),
+                "no ball, no template")
         typicals.learn(attackDB: 15, flux: 40, levels: ball + SIMD8(repeating: 3))
         #expect(typicals.resembles(ball - SIMD8(repeating: 12) + SIMD8(1, -1, 0.5, 0, -0.5, 1, -1, 0), bands: 7, shapeDB: 2.5))
         let clap = SIMD8<Float>(-60, -55, -50, -45, -38, -32, -28, -.infinity)

@@ -108,7 +108,8 @@ public final class ImpactDetector {
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
         model = parameters.candidateModel && bands.bands >= CandidateModel.bandCount ? CandidateModel() : nil
         typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates,
-                                  bands: bands.bands)
+                                  bands: bands.bands, startAttackDB: parameters.typicalStartAttackDB,
+                                  priorWeight: parameters.typicalPriorWeight)
         kinds = StreamKinds(settings: StreamKinds.Settings(
             pause: Int64(parameters.samples(parameters.kindPauseSeconds)),
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(

@@ -1,8 +1,8 @@
 /// What a stream has learned of its own balls: how far they clear its room and how strongly they trigger.
 struct StreamTypicals {
     /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
-    /// Starts as if one ball had cleared a quiet room by 24 dB (balls do by ≈ 30 at 20 dB SNR, ≈ 15 at 0 dB), so
-    /// the gate starts at `minimumAttackDB` and reaches a loud room's within three balls.
+    /// Starts at `DetectorParameters.typicalStartAttackDB` (24: a quiet room; balls clear one by ≈ 30 at 20 dB SNR,
+    /// ≈ 15 at 0 dB), so the gate starts at `minimumAttackDB`; the first ball replaces it (`priorWeight` 0).
     private(set) var attackDB: Float = 24
     /// Running mean of the trigger flux of the balls this stream has reported (starts where a quiet room puts it).
     private(set) var flux: Float = 100
@@ -22,6 +22,8 @@ struct StreamTypicals {
     private var otherBalls = 0
     /// The typical attack starts as a plain mean of the first balls (`DetectorParameters.warmStart`).
     let warmStart: Bool
+    /// How many balls the starting typical attack counts as in that mean (`DetectorParameters.typicalPriorWeight`).
+    let priorWeight: Float
     /// Templates of the stream's balls that `resembles` asks (1: all balls', or 2: the two kinds').
     let templates: Int
     /// See `kindLevels` (dB).
@@ -30,18 +32,20 @@ struct StreamTypicals {
     /// Onset bands at this rate (`OnsetBands`): the lanes past them are −∞ and no shape is compared there.
     let bands: Int
 
-    init(warmStart: Bool, templates: Int = 1, bands: Int = 7) {
+    init(warmStart: Bool, templates: Int = 1, bands: Int = 7, startAttackDB: Float = 24, priorWeight: Float = 0) {
         self.warmStart = warmStart
+        attackDB = startAttackDB
+        self.priorWeight = priorWeight
         self.templates = templates
         self.bands = min(max(bands, 1), 8)
     }
 
     /// Learns from a reported ball. Each ball teaches the typical attack: a plain mean over the first balls (the
-    /// quiet-room prior counts as one), then a running mean over about ten, each step clamped to 10 dB so one loud
+    /// starting prior counts as `priorWeight` balls), then a running mean over about ten, each step clamped to 10 dB so one loud
     /// or faint ball moves it little. The typical flux follows at a tenth per ball (faster, it let more of a loud
     /// room's bursts trigger).
     mutating func learn(attackDB ball: Float, flux trigger: Float, levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0)) {
-        let weight = warmStart ? max(0.1, 1 / Float(balls + 2)) : 0.1
+        let weight = warmStart ? max(0.1, 1 / (Float(balls + 1) + priorWeight)) : 0.1
         balls += 1
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
@@ -70,16 +74,16 @@ struct StreamTypicals {
 
     /// Whether band levels sound like this stream's balls: over the first `bands`, their differences from the
     /// template (`templates` 1: all balls'; 2: either kind's) spread by at most `shapeDB` (RMS about their mean),
-    /// whatever the level. False before three balls.
-    func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
-        guard shapeDB > 0, balls >= 3 else { return false }
-        return templates > 1 ? resemblesEitherKind(candidate, bands: bands, shapeDB: shapeDB)
+    /// whatever the level. False before `minimumBalls` balls.
+    func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float, minimumBalls: Int = 3) -> Bool {
+        guard shapeDB > 0, balls >= minimumBalls else { return false }
+        return templates > 1 ? resemblesEitherKind(candidate, bands: bands, shapeDB: shapeDB, minimumBalls: minimumBalls)
             : BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
     }
 
     /// Whether band levels sound like either kind of this stream's balls (`kindLevels`), as `resembles` does.
-    func resemblesEitherKind(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float) -> Bool {
-        guard shapeDB > 0, balls >= 3 else { return false }
+    func resemblesEitherKind(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float, minimumBalls: Int = 3) -> Bool {
+        guard shapeDB > 0, balls >= minimumBalls else { return false }
         return BounceRun.difference(candidate, from: kindLevels, bands: bands).spread <= shapeDB
             || otherBalls > 0 && BounceRun.difference(candidate, from: otherLevels, bands: bands).spread <= shapeDB
     }
@@ -88,7 +92,8 @@ struct StreamTypicals {
     /// (`DetectorParameters.streamLikeShapeDB`), or, once the stream has three, `unlike` either kind
     /// (`clearLikeShapeDB`).
     func shape(of candidate: SIMD8<Float>, bands: Int, parameters: DetectorParameters) -> (like: Bool, unlike: Bool) {
-        (resembles(candidate, bands: bands, shapeDB: parameters.streamLikeShapeDB),
+        (resembles(candidate, bands: bands, shapeDB: parameters.streamLikeShapeDB,
+                   minimumBalls: parameters.streamLikeMinimumBalls),
          parameters.clearLikeShapeDB > 0 && balls >= 3
              && !resemblesEitherKind(candidate, bands: bands, shapeDB: parameters.clearLikeShapeDB))
     }
