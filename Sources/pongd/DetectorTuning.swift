@@ -135,6 +135,7 @@ enum DetectorTuning {
         "runnoexcess": parameter(\.runBandsWithoutExcess),
         "runbands": parameter(\.runBands),
         "runattack": parameter(\.runAttackDB),
+        "runearlyattack": parameter(\.runEarlyAttackDB),
         "runlike": parameter(\.runLikeShapeDB),
         "runlikeattack": parameter(\.runLikeAttackDB),
         "runlikebands": parameter(\.runLikeBands),

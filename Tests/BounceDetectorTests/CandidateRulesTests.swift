@@ -137,7 +137,7 @@ struct CandidateRulesTests {
         its next bounce); a dropped ball's next bounce in a loud room keeps most of the last one's
         """)
     func runEarlyExcess() {
-        var after = ball(attack: 8, snr: 5, decay: -8, risingBands: 3)
+        var after = ball(attack: 11, snr: 5, decay: -8, risingBands: 3)
         after.tonality = 0.95
         after.lineCoherence = 0.1
         after.peakPersistence = 0.1
@@ -152,6 +152,20 @@ struct CandidateRulesTests {
         after.snrDB = 16
         #expect(isImpact(rules().verdict(after, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                          earlyRunExcessDB: 30)), "16 dB over the room")
+    }
+
+    @Test("""
+        after a run of one or two impacts the run rule asks 10 dB of attack (what follows a rally's ball 100–250 ms on \
+        in a loud room rises 7–8 dB, its next ball 9–17); in a run of three or more, or without the rule, 7
+        """)
+    func runEarlyAttack() {
+        var after = ball(attack: 8, snr: 20, decay: -8, risingBands: 3)
+        after.tonality = 0.95
+        #expect(!rules().continuesRun(after, earlyRunExcessDB: 20), "8 dB after a lone ball")
+        #expect(rules().continuesRun(after), "8 dB in a run of three or more")
+        #expect(rules { $0.runEarlyAttackDB = 0 }.continuesRun(after, earlyRunExcessDB: 20), "without the rule")
+        after.attackDB = 10.5
+        #expect(rules().continuesRun(after, earlyRunExcessDB: 20), "10.5 dB after a lone ball")
     }
 
     @Test("within a run, a faint abrupt rise over the last bounce's ring is the next bounce; out of a run it is not")

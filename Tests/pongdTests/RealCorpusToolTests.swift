@@ -82,6 +82,21 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        what follows a rally's ball 100–250 ms on in a loud room (freesound, tuning seed 13, 0 dB, 60 s) rises 7–8 dB \
+        and the run rule took it for the ball's next bounce; after a run of one or two impacts it asks 10 dB: 57 of 72 \
+        balls within 10 ms with 8 false reports, 12 without
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func earlyRunAttack() throws {
+        let rally = try CorpusFile(seed: 13, seconds: 60, source: "freesound", condition: "snr00", part: "rally",
+                                   window: 0.010)
+        defer { rally.remove() }
+        #expect(rally.labels.count == 72)
+        let with = try rally.found([]), without = try rally.found(["--tune", "runearlyattack=0"])
+        #expect(with.found >= 57 && with.reported - with.found <= 8, "with the rule \(with) of \(rally.labels.count)")
+        #expect(without.reported - without.found >= 11, "without it \(without)")
+    }
+
+    @Test("""
         a loud room from its first seconds (csmash, tuning seed 20, 0 dB, 60 s): the first ball reported sets how far \
         the stream's balls clear the room (it was averaged with a quiet room's 24 dB, and the attack gate stayed at \
         10 dB for five or six balls) and is the stream's first template: 56 of 72 balls within 10 ms with 3 false \

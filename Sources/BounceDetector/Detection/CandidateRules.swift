@@ -158,6 +158,8 @@ struct CandidateRules {
            features.snrDB < last - parameters.runEarlyQuieterDB {
             return false
         }
+        // …nor one that barely rises over the room (`DetectorParameters.runEarlyAttackDB`).
+        if earlyRunExcessDB != nil, features.attackDB < parameters.runEarlyAttackDB { return false }
         // A faint late bounce can rise in its bands yet hold no energy over the spectral background, which the
         // ring of the run has lifted: with no excess its tonality and high share say nothing, so it must rise in
         // more bands instead.

@@ -80,6 +80,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runEarlyExcessDB: Float = 15
     /// See `runEarlyExcessDB` (dB).
     public var runEarlyQuieterDB: Float = 8
+    /// Least attack (dB) of a candidate the run rule takes after a run of one or two impacts (`runAttackDB` for a
+    /// longer run): what follows a rally's ball 100–250 ms on in a loud room rises 7–8 dB, its next ball 9–17.
+    public var runEarlyAttackDB: Float = 10
     /// A run's next gap lies between `runFastest` and `runSlowest` times the last one (`BounceRun`).
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.
