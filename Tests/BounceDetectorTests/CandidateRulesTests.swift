@@ -124,6 +124,11 @@ struct CandidateRulesTests {
         var loud = StreamTypicals(warmStart: true)
         loud.learn(attackDB: 50, flux: 40)
         #expect(abs(loud.attackDB - 34) < 1e-4, "one loud ball moves it 10 dB at most")
+        var bright = StreamTypicals(warmStart: true)
+        #expect(bright.centroidHz == 0, "no ball, no centroid")
+        bright.learn(attackDB: 14, flux: 40, centroidHz: 1500)
+        bright.learn(attackDB: 14, flux: 40, centroidHz: 2500)
+        #expect(abs(bright.centroidHz - 2000) < 1e-3, "the balls' mean centroid")
         #expect(abs(warm.flux - 90.25) < 1e-3)       // each step clamped to half the typical: 100 → 95 → 90.25
         var slow = StreamTypicals(warmStart: false)
         slow.learn(attackDB: 0, flux: 100)
@@ -152,6 +157,33 @@ struct CandidateRulesTests {
         after.snrDB = 16
         #expect(isImpact(rules().verdict(after, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
                                          earlyRunExcessDB: 30)), "16 dB over the room")
+    }
+
+    @Test("""
+        a faint resonance that rises in few bands, 1.6 times brighter than the stream's balls, is no ball; as bright \
+        as them, louder, before the stream knows its balls, or without the rule, it is
+        """)
+    func faintBright() {
+        var hiss = ball(attack: 10, snr: 5, decay: -15, risingBands: 3)
+        hiss.centroidHz = 3000
+        guard case (.impact, .resonance) = rules { $0.faintBrightAttackDB = 0 }.decision(
+            hiss, evidence: .wholeBand, typicalAttackDB: 15, typicalCentroidHz: 1500) else {
+            Issue.record("the resonance score no longer takes the test's candidate")
+            return
+        }
+        /// The rule that decides `features` in a stream whose balls' centroid is `typical`.
+        func decided(_ features: ImpactFeatures, _ typical: Float, _ rules: CandidateRules) -> CandidateRule {
+            rules.decision(features, evidence: .wholeBand, typicalAttackDB: 15, typicalCentroidHz: typical).rule
+        }
+        #expect(decided(hiss, 1500, rules()) == .bright, "2 x the stream's 1.5 kHz")
+        #expect(decided(hiss, 2000, rules()) == .resonance, "1.5 x")
+        #expect(decided(hiss, 0, rules()) == .resonance, "no ball yet")
+        var louder = hiss
+        louder.attackDB = 12.5
+        #expect(decided(louder, 1500, rules()) != .bright, "12.5 dB of attack")
+        var broad = hiss
+        broad.risingBands = 5
+        #expect(decided(broad, 1500, rules()) != .bright, "five bands")
     }
 
     @Test("""

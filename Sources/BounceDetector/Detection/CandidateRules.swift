@@ -44,7 +44,7 @@ struct CandidateRules {
     /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted
     /// an on-time candidate (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                  followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
+                  typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
                   ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
@@ -66,6 +66,7 @@ struct CandidateRules {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
         }
         let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
+                                typicalCentroidHz: typicalCentroidHz,
                                 likeStream: likeStream, unlikeStream: unlikeStream)
         guard let probability = modelProbability else { return rules }
         if probability >= parameters.modelAcceptance {
@@ -81,6 +82,7 @@ struct CandidateRules {
 
     /// The hand rules' verdict on a candidate that does not continue a run.
     private func ruleVerdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
+                             typicalCentroidHz: Float,
                              likeStream: Bool, unlikeStream: Bool) -> (verdict: Verdict, rule: CandidateRule) {
         // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
         // it (`DetectorParameters.minimumCentroidHz`).
@@ -141,7 +143,15 @@ struct CandidateRules {
                               endRefractory: parameters.releaseAfterNonImpact
                                   && features.attackDB < gated.minimumAttackDB), CandidateRule.rejection(by: gated, features))
         }
-        return (.impact(kind: kind, confidence: confidence), CandidateRule.acceptance(by: gated, features))
+        let rule = CandidateRule.acceptance(by: gated, features)
+        // A faint onset that rings but rises in few bands, far brighter than the stream's balls (a hi-hat, a bell, a
+        // squeak in a loud room), is not taken on its resonance alone (`DetectorParameters.faintBrightAttackDB`).
+        if rule == .resonance, features.attackDB < parameters.faintBrightAttackDB,
+           features.risingBands <= parameters.faintBrightBands, typicalCentroidHz > 0,
+           features.centroidHz >= parameters.faintBrightCentroidRatio * typicalCentroidHz {
+            return (.rejected(restore: evidence == .bandRise, endRefractory: false), .bright)
+        }
+        return (.impact(kind: kind, confidence: confidence), rule)
     }
 
     /// A ball in play bounces again: within `runSeconds` of a reported impact, an abrupt rise in several bands at

@@ -83,6 +83,17 @@ public struct DetectorParameters: Sendable, Equatable {
     /// Least attack (dB) of a candidate the run rule takes after a run of one or two impacts (`runAttackDB` for a
     /// longer run): what follows a rally's ball 100–250 ms on in a loud room rises 7–8 dB, its next ball 9–17.
     public var runEarlyAttackDB: Float = 10
+    /// A candidate the resonance score alone accepts with less attack than this (dB; 0 = off), rising in at most
+    /// `faintBrightBands` bands, with an excess centroid `faintBrightCentroidRatio` times the stream's balls' or more
+    /// (`StreamTypicals.centroidHz`), is rejected (`x-bright`): at 0 dB such candidates were 31 of the 86 false
+    /// reports the resonance score made on the tuning rallies, and 7 of its 540 balls. Relative to the stream's balls,
+    /// not in Hz: an absolute 2.2 kHz cost the brighter synthetic balls (gen_corpus 0 dB −0.018) and the independent
+    /// ball's (recall 0.772 → 0.763).
+    public var faintBrightAttackDB: Float = 12
+    /// See `faintBrightAttackDB`.
+    public var faintBrightBands = 4
+    /// See `faintBrightAttackDB`.
+    public var faintBrightCentroidRatio: Float = 1.6
     /// A run's next gap lies between `runFastest` and `runSlowest` times the last one (`BounceRun`).
     public var runSlowest: Double = 2.1
     /// See `runSlowest`.

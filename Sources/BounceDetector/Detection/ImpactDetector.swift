@@ -399,6 +399,7 @@ public final class ImpactDetector {
         let shape = typicals.shape(of: features.bandLevelsDB, bands: rules.bands, parameters: parameters)
         var (verdict, rule) = rules.decision(
             features, evidence: candidate.evidence, typicalAttackDB: typicals.attackDB,
+            typicalCentroidHz: typicals.centroidHz,
             followsImpact: fit.followsImpact, earlyRunExcessDB: fit.earlyRunExcessDB, likeness: fit.likeness,
             likeStream: shape.like, unlikeStream: shape.unlike,
             modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
@@ -444,7 +445,8 @@ public final class ImpactDetector {
             kinds.report(candidate.onset, levels: features.bandLevelsDB, kind: kind)
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
                        endsRejectedRun: rule == .rejectedRun)
-            typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB)
+            typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB,
+                           centroidHz: features.centroidHz)
             if rule.learnsTemplate, features.attackDB >= parameters.templateLearnAttackDB {
                 if let templates, written >= candidate.onset + Int64(templates.after) {
                     templates.learn(at: candidate.onset, ring: highPassed)

@@ -4,6 +4,9 @@ struct StreamTypicals {
     /// Starts at `DetectorParameters.typicalStartAttackDB` (24: a quiet room; balls clear one by ≈ 30 at 20 dB SNR,
     /// ≈ 15 at 0 dB), so the gate starts at `minimumAttackDB`; the first ball replaces it (`priorWeight` 0).
     private(set) var attackDB: Float = 24
+    /// Running mean of the excess centroid (Hz) of the balls this stream has reported (0 before the first), weighted
+    /// as the typical attack.
+    private(set) var centroidHz: Float = 0
     /// Running mean of the trigger flux of the balls this stream has reported (starts where a quiet room puts it).
     private(set) var flux: Float = 100
     /// Balls this stream has reported (the weight of the typical attack's first steps).
@@ -44,8 +47,12 @@ struct StreamTypicals {
     /// starting prior counts as `priorWeight` balls), then a running mean over about ten, each step clamped to 10 dB so one loud
     /// or faint ball moves it little. The typical flux follows at a tenth per ball (faster, it let more of a loud
     /// room's bursts trigger).
-    mutating func learn(attackDB ball: Float, flux trigger: Float, levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0)) {
+    mutating func learn(attackDB ball: Float, flux trigger: Float, levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0),
+                        centroidHz: Float = 0) {
         let weight = warmStart ? max(0.1, 1 / (Float(balls + 1) + priorWeight)) : 0.1
+        if centroidHz.isFinite, centroidHz > 0 {
+            self.centroidHz += (self.centroidHz == 0 ? 1 : weight) * (centroidHz - self.centroidHz)
+        }
         balls += 1
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
