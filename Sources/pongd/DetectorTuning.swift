@@ -239,6 +239,8 @@ enum DetectorTuning {
         "warm": parameter(\.warmStart),
         "typstart": parameter(\.typicalStartAttackDB),
         "typprior": parameter(\.typicalPriorWeight),
+        "typfluxwarm": parameter(\.typicalFluxWarmStart),
+        "typfluxstart": parameter(\.typicalStartFlux),
         "streamlikemin": parameter(\.streamLikeMinimumBalls),
         "btrig": parameter(\.bandRiseTriggerDB),
         "bsnr": parameter(\.bandRiseSNRDB),

@@ -108,7 +108,8 @@ struct CandidateRulesTests {
 
     @Test("""
         the typical attack: the first ball replaces the quiet room's prior, then a plain mean, each step clamped (with \
-        the prior counted as one ball, the mean of it and the balls); the typical flux follows at a tenth
+        the prior counted as one ball, the mean of it and the balls); the typical flux from 44 the same way, each \
+        step clamped to half or twice it (or, as before, a tenth a ball from 100)
         """)
     func typicals() {
         var warm = StreamTypicals(warmStart: true)
@@ -129,7 +130,15 @@ struct CandidateRulesTests {
         bright.learn(attackDB: 14, flux: 40, centroidHz: 1500)
         bright.learn(attackDB: 14, flux: 40, centroidHz: 2500)
         #expect(abs(bright.centroidHz - 2000) < 1e-3, "the balls' mean centroid")
-        #expect(abs(warm.flux - 90.25) < 1e-3)       // each step clamped to half the typical: 100 → 95 → 90.25
+        #expect(abs(warm.flux - 40) < 1e-3)          // from 44: the first ball's 40, then (40 + 40) / 2
+        var faint = StreamTypicals(warmStart: true)
+        faint.learn(attackDB: 14, flux: 30)
+        faint.learn(attackDB: 14, flux: 10)
+        #expect(abs(faint.flux - 22.5) < 1e-3)       // 30, then (30 + 15) / 2: each step clamped to half the typical
+        var tenth = StreamTypicals(warmStart: true, fluxWarmStart: false, startFlux: 100)
+        tenth.learn(attackDB: 14, flux: 40)
+        tenth.learn(attackDB: 14, flux: 40)
+        #expect(abs(tenth.flux - 90.25) < 1e-3)      // a tenth a ball, clamped to half the typical: 100 → 95 → 90.25
         var slow = StreamTypicals(warmStart: false)
         slow.learn(attackDB: 0, flux: 100)
         #expect(abs(slow.attackDB - 23) < 1e-4)      // a tenth of a step clamped to 10 dB

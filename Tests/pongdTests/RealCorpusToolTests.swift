@@ -99,16 +99,18 @@ struct RealCorpusToolTests {
     @Test("""
         a loud room from its first seconds (csmash, tuning seed 20, 0 dB, 60 s): the first ball reported sets how far \
         the stream's balls clear the room (it was averaged with a quiet room's 24 dB, and the attack gate stayed at \
-        10 dB for five or six balls) and is the stream's first template: 56 of 72 balls within 10 ms with 3 false \
-        reports, 53 with 4 as before
+        10 dB for five or six balls), is the stream's first template, and brings the trigger's floor down (from a \
+        quiet room's typical flux at a tenth a ball it stayed at 22 for ~16 balls): 57 of 72 balls within 10 ms with \
+        5 false reports, 53 with 4 as before
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func loudRoomFromTheStart() throws {
         let rally = try CorpusFile(seed: 20, seconds: 60, source: "csmash", condition: "snr00", part: "rally",
                                    window: 0.010)
         defer { rally.remove() }
         #expect(rally.labels.count == 72)
-        let with = try rally.found([]), without = try rally.found(["--tune", "typprior=1,streamlikemin=3"])
-        #expect(with.found >= 55 && with.reported - with.found <= 3, "from the first ball \(with) of \(rally.labels.count)")
+        let with = try rally.found([])
+        let without = try rally.found(["--tune", "typprior=1,streamlikemin=3,typfluxwarm=0,typfluxstart=100"])
+        #expect(with.found >= 56 && with.reported - with.found <= 5, "from the first ball \(with) of \(rally.labels.count)")
         #expect(without.found <= 54, "as before \(without)")
     }
 
@@ -223,8 +225,8 @@ struct RealCorpusToolTests {
 
     @Test("""
         a rally at 0 dB (csmash's recordings, tuning seed 11, 60 s): the stream's own clear balls as templates give back \
-        balls the room drowned that the timbre rules rejected: 63 of 79 within 10 ms and 3 other reports, 52 and 3 \
-        without the templates
+        balls the room drowned that the timbre rules rejected: 64 of 79 within 10 ms and 1 other report, 56 and 1 \
+        without the templates (63 and 52 before the eighth session's rules)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func rallyAtZeroDBByTemplates() throws {
         let rally = try CorpusFile(seed: 11, seconds: 60, source: "csmash", condition: "snr00", part: "rally",
@@ -233,7 +235,7 @@ struct RealCorpusToolTests {
         #expect(rally.labels.count == 79)
         let with = try rally.found([]), without = try rally.found(["--tune", "tpl=0"])
         #expect(with.found >= 62 && with.reported - with.found <= 4, "with the templates \(with) of \(rally.labels.count)")
-        #expect(without.found <= 54, "without them \(without)")
+        #expect(without.found <= 57, "without them \(without)")
     }
 
     @Test("""

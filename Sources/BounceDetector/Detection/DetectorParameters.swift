@@ -51,6 +51,13 @@ public struct DetectorParameters: Sendable, Equatable {
     /// reported ball replaces it (at 0 dB the gate fell from 10 to 8 dB only after five or six balls, and the first
     /// ten seconds of a loud room lost 37 % of their balls against 16 % later on).
     public var typicalPriorWeight: Float = 0
+    /// Whether the typical flux (the trigger floor's reference, `fluxShareOfTypical`) learns from the first balls
+    /// with the typical attack's weights instead of a tenth a ball. From 100 at a tenth a ball, the floor stayed at
+    /// `minimumFlux` (22) for the first ~16 balls of a loud room, whose balls trigger at 15–19: the triggers missed
+    /// them for its first 20 s, the floor falls to `lowestFlux` (16) once the typical flux is under 32.
+    public var typicalFluxWarmStart = true
+    /// The typical flux a stream starts from: 44, where the floor is still `minimumFlux` (was 100, a quiet room's).
+    public var typicalStartFlux: Float = 44
     /// Balls a stream must have reported before a candidate shaped like them is a ball on that likeness
     /// (`streamLikeShapeDB`): one (three until the eighth session; the likeness still asks the attack the stream's
     /// balls have, `streamLikeBelowTypicalDB`).

@@ -109,7 +109,8 @@ public final class ImpactDetector {
         model = parameters.candidateModel && bands.bands >= CandidateModel.bandCount ? CandidateModel() : nil
         typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates,
                                   bands: bands.bands, startAttackDB: parameters.typicalStartAttackDB,
-                                  priorWeight: parameters.typicalPriorWeight)
+                                  priorWeight: parameters.typicalPriorWeight,
+                                  fluxWarmStart: parameters.typicalFluxWarmStart, startFlux: parameters.typicalStartFlux)
         kinds = StreamKinds(settings: StreamKinds.Settings(
             pause: Int64(parameters.samples(parameters.kindPauseSeconds)),
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(

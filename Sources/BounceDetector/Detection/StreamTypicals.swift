@@ -7,8 +7,9 @@ struct StreamTypicals {
     /// Running mean of the excess centroid (Hz) of the balls this stream has reported (0 before the first), weighted
     /// as the typical attack.
     private(set) var centroidHz: Float = 0
-    /// Running mean of the trigger flux of the balls this stream has reported (starts where a quiet room puts it).
-    private(set) var flux: Float = 100
+    /// Running mean of the trigger flux of the balls this stream has reported (starts at
+    /// `DetectorParameters.typicalStartFlux`, where the trigger floor it sets is still `minimumFlux`).
+    private(set) var flux: Float = 44
     /// Balls this stream has reported (the weight of the typical attack's first steps).
     private(set) var balls = 0
     /// Mean band levels (`ImpactFeatures.bandLevelsDB`) of the balls this stream has reported: a plain mean of the
@@ -27,6 +28,8 @@ struct StreamTypicals {
     let warmStart: Bool
     /// How many balls the starting typical attack counts as in that mean (`DetectorParameters.typicalPriorWeight`).
     let priorWeight: Float
+    /// Whether the typical flux learns with the typical attack's weights (`DetectorParameters.typicalFluxWarmStart`).
+    let fluxWarmStart: Bool
     /// Templates of the stream's balls that `resembles` asks (1: all balls', or 2: the two kinds').
     let templates: Int
     /// See `kindLevels` (dB).
@@ -35,8 +38,11 @@ struct StreamTypicals {
     /// Onset bands at this rate (`OnsetBands`): the lanes past them are −∞ and no shape is compared there.
     let bands: Int
 
-    init(warmStart: Bool, templates: Int = 1, bands: Int = 7, startAttackDB: Float = 24, priorWeight: Float = 0) {
+    init(warmStart: Bool, templates: Int = 1, bands: Int = 7, startAttackDB: Float = 24, priorWeight: Float = 0,
+         fluxWarmStart: Bool = true, startFlux: Float = 44) {
         self.warmStart = warmStart
+        self.fluxWarmStart = fluxWarmStart
+        flux = startFlux
         attackDB = startAttackDB
         self.priorWeight = priorWeight
         self.templates = templates
@@ -46,7 +52,8 @@ struct StreamTypicals {
     /// Learns from a reported ball. Each ball teaches the typical attack: a plain mean over the first balls (the
     /// starting prior counts as `priorWeight` balls), then a running mean over about ten, each step clamped to 10 dB so one loud
     /// or faint ball moves it little. The typical flux follows at a tenth per ball (faster, it let more of a loud
-    /// room's bursts trigger).
+    /// room's bursts trigger); with `fluxWarmStart` it learns with the typical attack's weights instead (each step still
+    /// clamped to half or twice the typical).
     mutating func learn(attackDB ball: Float, flux trigger: Float, levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0),
                         centroidHz: Float = 0) {
         let weight = warmStart ? max(0.1, 1 / (Float(balls + 1) + priorWeight)) : 0.1
@@ -55,7 +62,7 @@ struct StreamTypicals {
         }
         balls += 1
         attackDB += weight * min(10, max(-10, ball - attackDB))
-        flux += 0.1 * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
+        flux += (fluxWarmStart ? weight : 0.1) * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
         Self.teach(&levels, &levelBalls, ballLevels)
         let toFirst = BounceRun.difference(ballLevels, from: kindLevels, bands: bands).spread
         if kindBalls == 0 || otherBalls == 0 && toFirst <= Self.splitDB {
