@@ -109,6 +109,10 @@ TUNING3_SEEDS = (41, 42, 43, 44, 45, 46, 47, 48)
 ALL_TUNING_SEEDS = TUNING_SEEDS + TUNING2_SEEDS + TUNING3_SEEDS
 HELDOUT_SEEDS = (21, 22)
 INDEPENDENT_SEEDS = (31, 32, 33)
+# Every split's seeds (real_eval.py and retune.py read these too), and which splits are for tuning.
+SPLIT_SEEDS = {"tune": TUNING_SEEDS, "tune2": TUNING2_SEEDS, "tune3": TUNING3_SEEDS, "heldout": HELDOUT_SEEDS,
+               "independent": INDEPENDENT_SEEDS}
+TUNING_SPLITS = ("tune", "tune2", "tune3")
 RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
 DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
 STRESS_DROP_CONDITIONS = {"snr15": 15.0, "snr10": 10.0}  # --stress: harder than the issue asks, for tuning only
@@ -527,7 +531,7 @@ def verify(out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, action="append", default=[])
-    ap.add_argument("--split", choices=("tune", "tune2", "tune3", "heldout", "independent"),
+    ap.add_argument("--split", choices=tuple(SPLIT_SEEDS),
                     help="independent: seeds 31-33 from the facepunch source")
     ap.add_argument("--source", choices=tuple(SOURCES), help="the recordings (default csmash)")
     ap.add_argument("--dur", type=float, default=60.0)
@@ -554,11 +558,11 @@ def main():
         ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied or freesound); "
                  "--split independent "
                  "for another source")
-    if source in tuning_only and (a.split not in (None, "tune", "tune2", "tune3")
+    if source in tuning_only and (a.split not in (None,) + TUNING_SPLITS
                                   or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
         ap.error("the %s source is for tuning seeds only (%s: --split tune, tune2 or tune3)"
                  % (source, ", ".join(map(str, ALL_TUNING_SEEDS))))
-    if a.stress and (a.quick or a.split not in (None, "tune", "tune2", "tune3")
+    if a.stress and (a.quick or a.split not in (None,) + TUNING_SPLITS
                      or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
         ap.error("--stress is for tuning seeds only (--split tune, tune2 or tune3, or --seed %s)"
                  % ", ".join(map(str, ALL_TUNING_SEEDS)))
@@ -570,8 +574,7 @@ def main():
     if a.quick:
         build_quick(a.out)
         return
-    seeds = a.seed + list({"tune": TUNING_SEEDS, "tune2": TUNING2_SEEDS, "tune3": TUNING3_SEEDS, "heldout": HELDOUT_SEEDS,
-                           "independent": INDEPENDENT_SEEDS}.get(a.split, ()))
+    seeds = a.seed + list(SPLIT_SEEDS.get(a.split, ()))
     if not seeds:
         ap.error("give --seed, --split or --quick")
     for s in seeds:

@@ -36,8 +36,10 @@ sys.path.insert(0, os.path.join(SHARED, "tools"))
 import score_onsets  # noqa: E402
 import mir_eval  # noqa: E402
 
-SPLITS = {"tune": (11, 12, 13, 14, 15), "tune2": (16, 17, 18, 19, 20), "tune3": (41, 42, 43, 44, 45, 46, 47, 48),
-          "heldout": (21, 22), "independent": (31, 32, 33)}
+sys.path.insert(0, HERE)
+import real_corpus  # noqa: E402  (the splits' seeds)
+
+SPLITS = real_corpus.SPLIT_SEEDS
 SPLIT_SOURCE = {"independent": "facepunch"}  # real_corpus.py --source of a split's files (csmash otherwise)
 # (file suffix, window s, target F1 or recall, what is measured)
 TARGETS = [
@@ -196,7 +198,7 @@ def main():
     ap.add_argument("--stress", action="store_true",
                     help="also score real_corpus.py --stress's dropped balls at 15 and 10 dB (tuning splits only)")
     a = ap.parse_args()
-    if a.stress and a.split not in ("tune", "tune2", "tune3"):
+    if a.stress and a.split not in real_corpus.TUNING_SPLITS:
         ap.error("--stress files exist for the tuning splits only")
     if a.out is None:
         a.out = tempfile.mkdtemp(prefix="real_eval-") if a.detector == "pongd" else "/tmp/real_eval"

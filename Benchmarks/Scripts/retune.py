@@ -11,7 +11,7 @@ with real_eval.py.
       --corpus /work/realcorpus-swapped:tune:swapped --stress --applause --grid runlooseinnov=12,14,16
 
 A --corpus is FOLDER[:SPLIT[:SOURCE]] (split tune, tune2 or tune3, default tune; source csmash, swapped, varied or freesound, default csmash):
-make them with `real_corpus.py --split tune|tune2 [--source swapped|varied|freesound] [--stress] --out FOLDER`. Each combination is
+make them with `real_corpus.py --split tune|tune2|tune3 [--source swapped|varied|freesound] [--stress] --out FOLDER`. Each combination is
 scored by the mean over the folders of issue 11's targeted measures (real_eval.py; with --stress the harder dropped
 balls at 15 and 10 dB count too), plus, with --gen-corpus, the mean gen_corpus F1 (tune_eval.py) so a retune cannot
 trade the synthetic corpus away. With --applause, real_applause.py's 26 real applause scenes are run too and the
@@ -34,6 +34,7 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from real_corpus import TUNING_SPLITS  # noqa: E402  (numpy and scipy only; real_eval, which needs mir_eval, later)
 
 
 def gen_corpus_score(pongd, corpus, tune, out):
@@ -50,9 +51,9 @@ def tuning_folder(spec):
     if len(parts) > 3:
         sys.exit("retune: %s: expected FOLDER[:SPLIT[:SOURCE]]" % spec)
     folder, split, source = parts + ["tune", "csmash"][len(parts) - 1:]
-    if split not in ("tune", "tune2", "tune3"):
-        sys.exit("retune: %s: split %r is not a tuning split (tune, tune2, tune3): the held-out and independent splits are "
-                 "scored once, afterwards, with real_eval.py" % (spec, split))
+    if split not in TUNING_SPLITS:
+        sys.exit("retune: %s: split %r is not a tuning split (%s): the held-out and independent splits are scored "
+                 "once, afterwards, with real_eval.py" % (spec, split, ", ".join(TUNING_SPLITS)))
     if source not in ("csmash", "swapped", "varied", "freesound"):
         sys.exit("retune: %s: source %r is not a tuning source (csmash, swapped, varied, freesound)" % (spec, source))
     return folder, split, source

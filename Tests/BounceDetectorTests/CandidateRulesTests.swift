@@ -20,6 +20,15 @@ struct CandidateRulesTests {
         return features
     }
 
+    /// `features` with `tonality`, at the phone's rail for `share` of its first 3 ms and `before` of the 3 ms before.
+    private func clippedBall(_ features: ImpactFeatures, tonality: Float, share: Float, before: Float) -> ImpactFeatures {
+        var clipped = features
+        clipped.tonality = tonality
+        clipped.clippedShare = share
+        clipped.clippedBeforeShare = before
+        return clipped
+    }
+
     private func isImpact(_ verdict: CandidateRules.Verdict) -> Bool {
         if case .impact = verdict { return true }
         return false
@@ -617,10 +626,8 @@ struct CandidateRulesTests {
     func runClippedBounce() {
         // As measured on real20_freesound_drop_clean's third bounce (tune2): 78 % of its first 3 ms at the rail,
         // 22 % of the ring's 3 ms before it, an attack of 4.8 dB in one band.
-        var bounce = ball(attack: 4.8, snr: 60, decay: -4.8, risingBands: 1)
-        bounce.tonality = 0.6
-        bounce.clippedShare = 0.78
-        bounce.clippedBeforeShare = 0.22
+        let bounce = clippedBall(ball(attack: 4.8, snr: 60, decay: -4.8, risingBands: 1), tonality: 0.6, share: 0.78,
+                                 before: 0.22)
         guard case (.impact, .runClipped) = rules().decision(bounce, evidence: .wholeBand, typicalAttackDB: 40,
                                                              followsImpact: true) else {
             Issue.record("a due bounce that clips anew was rejected")
@@ -648,10 +655,8 @@ struct CandidateRulesTests {
     func runClippedTonality() {
         // As measured on real41_drop_clean's third bounce (tune3): tonality 0.72, 78 % of its first 3 ms at the rail,
         // half of the ring's 3 ms before it (so the clipped-anew rule cannot take it).
-        var bounce = ball(attack: 11.7, snr: 52, decay: -4.4, risingBands: 4)
-        bounce.tonality = 0.72
-        bounce.clippedShare = 0.78
-        bounce.clippedBeforeShare = 0.5
+        let bounce = clippedBall(ball(attack: 11.7, snr: 52, decay: -4.4, risingBands: 4), tonality: 0.72,
+                                 share: 0.78, before: 0.5)
         guard case (.impact, .runContinues) = rules().decision(bounce, evidence: .wholeBand, typicalAttackDB: 40,
                                                                followsImpact: true) else {
             Issue.record("a due clipped bounce was refused for its tonality")

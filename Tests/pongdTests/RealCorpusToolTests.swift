@@ -76,7 +76,7 @@ struct RealCorpusToolTests {
         let drop = try CorpusFile(seed: 13, seconds: 12)
         defer { drop.remove() }
         #expect(drop.labels.count == 13)
-        let with = try drop.found([]), without = try drop.found(["--tune", "runstartinnov=0,runclip=0"])
+        let (with, without) = try drop.foundWithAndWithout("runstartinnov=0,runclip=0")
         #expect(with.found >= 12 && with.reported == with.found, "with the rule \(with) of \(drop.labels.count)")
         #expect(without.found <= 4, "without it \(without)")
     }
@@ -87,11 +87,10 @@ struct RealCorpusToolTests {
         balls within 10 ms with 8 false reports, 12 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func earlyRunAttack() throws {
-        let rally = try CorpusFile(seed: 13, seconds: 60, source: "freesound", condition: "snr00", part: "rally",
-                                   window: 0.010)
+        let rally = try CorpusFile.rallyAtZeroDB(seed: 13, source: "freesound")
         defer { rally.remove() }
         #expect(rally.labels.count == 72)
-        let with = try rally.found([]), without = try rally.found(["--tune", "runearlyattack=0"])
+        let (with, without) = try rally.foundWithAndWithout("runearlyattack=0")
         #expect(with.found >= 57 && with.reported - with.found <= 8, "with the rule \(with) of \(rally.labels.count)")
         #expect(without.reported - without.found >= 11, "without it \(without)")
     }
@@ -104,12 +103,10 @@ struct RealCorpusToolTests {
         5 false reports, 53 with 4 as before
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func loudRoomFromTheStart() throws {
-        let rally = try CorpusFile(seed: 20, seconds: 60, source: "csmash", condition: "snr00", part: "rally",
-                                   window: 0.010)
+        let rally = try CorpusFile.rallyAtZeroDB(seed: 20, source: "csmash")
         defer { rally.remove() }
         #expect(rally.labels.count == 72)
-        let with = try rally.found([])
-        let without = try rally.found(["--tune", "typprior=1,streamlikemin=3,typfluxwarm=0,typfluxstart=100"])
+        let (with, without) = try rally.foundWithAndWithout("typprior=1,streamlikemin=3,typfluxwarm=0,typfluxstart=100")
         #expect(with.found >= 56 && with.reported - with.found <= 5, "from the first ball \(with) of \(rally.labels.count)")
         #expect(without.found <= 54, "as before \(without)")
     }
@@ -120,11 +117,10 @@ struct RealCorpusToolTests {
         their reference: 63 of 72 balls within 10 ms with 2 false reports, 59 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func thudMatchingTemplates() throws {
-        let rally = try CorpusFile(seed: 16, seconds: 60, source: "freesound", condition: "snr00", part: "rally",
-                                   window: 0.010)
+        let rally = try CorpusFile.rallyAtZeroDB(seed: 16, source: "freesound")
         defer { rally.remove() }
         #expect(rally.labels.count == 72)
-        let with = try rally.found([]), without = try rally.found(["--tune", "tplthud=0"])
+        let (with, without) = try rally.foundWithAndWithout("tplthud=0")
         #expect(with.found >= 62 && with.reported - with.found <= 3, "with the templates \(with) of \(rally.labels.count)")
         #expect(without.found <= 60, "without them \(without)")
     }
@@ -138,7 +134,7 @@ struct RealCorpusToolTests {
         let drop = try CorpusFile(seed: 41, seconds: 60, source: "csmash")
         defer { drop.remove() }
         #expect(drop.labels.count == 110)
-        let with = try drop.found([]), without = try drop.found(["--tune", "runcliptonal=0"])
+        let (with, without) = try drop.foundWithAndWithout("runcliptonal=0")
         #expect(with.found >= 109 && with.reported == with.found, "with the rule \(with) of \(drop.labels.count)")
         #expect(without.found <= 102, "without it \(without)")
     }
@@ -152,7 +148,7 @@ struct RealCorpusToolTests {
         let drop = try CorpusFile(seed: 43, seconds: 60, source: "csmash")
         defer { drop.remove() }
         #expect(drop.labels.count == 113)
-        let with = try drop.found([]), without = try drop.found(["--tune", "runclipretime=0"])
+        let (with, without) = try drop.foundWithAndWithout("runclipretime=0")
         #expect(with.found >= 111 && with.reported - with.found <= 1, "with the move \(with) of \(drop.labels.count)")
         #expect(without.found <= 109 && without.reported - without.found >= 3, "without it \(without)")
     }
@@ -167,7 +163,7 @@ struct RealCorpusToolTests {
         let drop = try CorpusFile(seed: 14, seconds: 30)
         defer { drop.remove() }
         #expect(drop.labels.count == 44)
-        let with = try drop.found([]), without = try drop.found(["--tune", "runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0"])
+        let (with, without) = try drop.foundWithAndWithout("runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0")
         #expect(with.found >= 42 && with.reported - with.found <= 1, "with the rule \(with) of \(drop.labels.count)")
         #expect(without.found <= 39, "without it \(without)")
     }
@@ -229,11 +225,10 @@ struct RealCorpusToolTests {
         without the templates (63 and 52 before the eighth session's rules)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func rallyAtZeroDBByTemplates() throws {
-        let rally = try CorpusFile(seed: 11, seconds: 60, source: "csmash", condition: "snr00", part: "rally",
-                                   window: 0.010)
+        let rally = try CorpusFile.rallyAtZeroDB(seed: 11, source: "csmash")
         defer { rally.remove() }
         #expect(rally.labels.count == 79)
-        let with = try rally.found([]), without = try rally.found(["--tune", "tpl=0"])
+        let (with, without) = try rally.foundWithAndWithout("tpl=0")
         #expect(with.found >= 62 && with.reported - with.found <= 4, "with the templates \(with) of \(rally.labels.count)")
         #expect(without.found <= 57, "without them \(without)")
     }
@@ -276,7 +271,7 @@ struct RealCorpusToolTests {
                                    window: 0.005)
         defer { rally.remove() }
         #expect(rally.labels.count == 79)
-        let with = try rally.found([]), without = try rally.found(["--tune", "cpflat=0"])
+        let (with, without) = try rally.foundWithAndWithout("cpflat=0")
         #expect(with.found == 79 && with.reported == 79, "with the relief \(with)")
         #expect(without.found <= 66, "without it \(without)")
     }
@@ -289,7 +284,7 @@ struct RealCorpusToolTests {
         let drop = try CorpusFile(seed: 14, seconds: 60, source: "freesound")
         defer { drop.remove() }
         #expect(drop.labels.count == 113)
-        let with = try drop.found([]), without = try drop.found(["--tune", "clip=0,runclip=0"])
+        let (with, without) = try drop.foundWithAndWithout("clip=0,runclip=0")
         #expect(with.found >= 111 && with.reported - with.found <= 3, "with the rule \(with)")
         #expect(without.found <= 107, "without it \(without)")
     }
@@ -303,7 +298,7 @@ struct RealCorpusToolTests {
         let drop = try CorpusFile(seed: 20, seconds: 60, source: "freesound")
         defer { drop.remove() }
         #expect(drop.labels.count == 100)
-        let with = try drop.found([]), without = try drop.found(["--tune", "runclip=0"])
+        let (with, without) = try drop.foundWithAndWithout("runclip=0")
         #expect(with.found == 100 && with.reported - with.found <= 2, "with the rule \(with)")
         #expect(without.found <= 95, "without it \(without)")
     }
@@ -391,6 +386,17 @@ struct RealCorpusToolTests {
                 contentsOf: folder.appendingPathComponent("\(prefix)_\(part)_events.csv"), encoding: .utf8))
             wav = folder.appendingPathComponent("\(prefix)_\(part)_\(condition).wav").path
             self.window = window
+        }
+
+        /// A seed's 60 s rally at 0 dB, scored within 10 ms (the issue's window there).
+        static func rallyAtZeroDB(seed: Int, source: String) throws -> CorpusFile {
+            try CorpusFile(seed: seed, seconds: 60, source: source, condition: "snr00", part: "rally", window: 0.010)
+        }
+
+        /// `found` as the detector stands, and with `tune` (the rule under test turned off).
+        func foundWithAndWithout(_ tune: String) throws
+            -> (with: (found: Int, reported: Int), without: (found: Int, reported: Int)) {
+            (try found([]), try found(["--tune", tune]))
         }
 
         /// Labels matched within `window`, and impacts reported, with `extra` arguments to `pongd detect`.

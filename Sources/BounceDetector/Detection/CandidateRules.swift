@@ -44,7 +44,8 @@ struct CandidateRules {
     /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted
     /// an on-time candidate (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                  typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
+                  typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil,
+                  likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
                   ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {

@@ -110,7 +110,8 @@ public final class ImpactDetector {
         typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates,
                                   bands: bands.bands, startAttackDB: parameters.typicalStartAttackDB,
                                   priorWeight: parameters.typicalPriorWeight,
-                                  fluxWarmStart: parameters.typicalFluxWarmStart, startFlux: parameters.typicalStartFlux)
+                                  fluxWarmStart: parameters.typicalFluxWarmStart,
+                                  startFlux: parameters.typicalStartFlux)
         kinds = StreamKinds(settings: StreamKinds.Settings(
             pause: Int64(parameters.samples(parameters.kindPauseSeconds)),
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(
@@ -354,32 +355,14 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
-    /// An accepted candidate with `attackDB`, which the ring before it predicted to within `innovationDB`
-    /// (`RunEvidence.Assessment.unpredictedDB`), where a run's next bounce is due, in a ring pinned to the phone's rail,
-    /// moved once to where the rail holds the signal far more often than at its onset
-    /// (`DetectorParameters.runClipRetimeRise`): it was the ring's stirring at a peak, the bounce came a few ms later
-    /// (decided `decisionDelay` after its new onset). A rejected one is left alone: the bounce triggers anew.
-    private func clipRetimed(_ candidate: ImpactCandidate, attackDB: Float, innovationDB: Float) -> ImpactCandidate? {
-        guard parameters.runClipRetimeRise > 0, !candidate.retimed, attackDB < parameters.runClipRetimeAttackDB,
-              innovationDB < parameters.runClipRetimeInnovationDB,
-              run.bounces.continues(at: candidate.onset),
-              let onset = FeatureExtractor.denserClipping(
-                  raw, onset: candidate.onset, end: written, span: parameters.samples(0.003),
-                  rise: parameters.runClipRetimeRise, least: parameters.runClipRetimeShare)
-        else { return nil }
-        var later = candidate
-        later.onset = onset
-        later.retimed = true
-        return later
-    }
-
     /// Whether the stream's templates (`BallTemplates`) give back a candidate the rules rejected: one that rose by
     /// `templateScoreAttackDB`…`templateRecoverAttackDB` in a loud room and sounds like the stream's own balls. Scored
     /// only where it could change the verdict (the cost: most rejected candidates are the room's); the cosine for
     /// diagnostics (NaN when not scored) and whether it is a ball.
     private func templateRecovery(_ candidate: ImpactCandidate, _ features: ImpactFeatures, rule: CandidateRule)
         -> (cosine: Float, recovered: Bool) {
-        guard let templates, rule != .thud || parameters.templateThudAcceptShare > 0, let reference = templates.reference(minimum: parameters.templateMinimum),
+        guard let templates, rule != .thud || parameters.templateThudAcceptShare > 0,
+              let reference = templates.reference(minimum: parameters.templateMinimum),
               written >= candidate.onset + Int64(templates.after),
               features.attackDB >= parameters.templateScoreAttackDB,
               features.attackDB <= parameters.templateRecoverAttackDB, features.tonality >= parameters.templateTonality,
@@ -426,8 +409,9 @@ public final class ImpactDetector {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
-        if case .impact = verdict, let later = clipRetimed(candidate, attackDB: features.attackDB,
-                                                                   innovationDB: fit.unpredictedDB) {
+        if case .impact = verdict, let later = run.clipRetimed(candidate, raw: raw, end: written,
+                                                               attackDB: features.attackDB,
+                                                               innovationDB: fit.unpredictedDB) {
             commit(later)
             return
         }

@@ -136,57 +136,45 @@ struct FeatureExtractor {
     /// The least crest (−20 dBFS) that can be a rail (`clippedShare`).
     static let leastRail: Float = 0.1
 
-    /// Where, after `onset` and before `end`, a stretch of `span` samples first sits at the rail at least `rise` more
-    /// often than the `span` from `onset` does, and `least` of the time, which the onset's did not (the rail: 0.99 of the crest from `onset` to
-    /// `end`, at least `leastRail`): the densest start within `span / 3` after the first such stretch (the share
-    /// climbs while the window slides into the clipped stretch; a third of a window on or a whole one did no better
-    /// on the tuning drops). nil if none. A ring pinned to the rail stirs
-    /// at its peaks; the next bounce drives it to the rail for milliseconds on end.
+    /// The phone's rail over `count` samples from `start`: 0.99 of their crest, nil under `leastRail` (a rail lies
+    /// near full scale; under it a quiet sound's few quantisation steps would sit at its crest).
+    static func rail(_ raw: SampleRing, from start: Int64, count: Int) -> Float? {
+        var crest: Float = 0
+        for i in 0..<Int64(max(count, 0)) { crest = max(crest, abs(raw[start + i])) }
+        return crest >= leastRail ? 0.99 * crest : nil
+    }
+
+    /// A ring pinned to the rail stirs at its peaks; the next bounce drives it to the rail for milliseconds on end.
+    /// Where, after `onset` and before `end`, a window of `span` samples first sits at the rail (`rail` of the whole
+    /// stretch) `least` of the time and `rise` more often than the window at `onset` does, which itself sat there
+    /// less than `least`: the densest window start within `span / 3` of that first one (the share climbs while the
+    /// window slides into the clipped stretch; half a window on or a whole one did no better on the tuning drops).
+    /// nil if none.
     static func denserClipping(_ raw: SampleRing, onset: Int64, end: Int64, span: Int, rise: Float,
                                least: Float) -> Int64? {
-        guard span > 0, end - onset > Int64(span) + 1 else { return nil }
-        var crest: Float = 0
-        var index = onset
-        while index < end {
-            crest = max(crest, abs(raw[index]))
-            index += 1
-        }
-        guard crest >= leastRail else { return nil }
-        let rail = 0.99 * crest
+        guard span > 0, end - onset > Int64(span) + 1,
+              let rail = rail(raw, from: onset, count: Int(end - onset)) else { return nil }
         @inline(__always) func atRail(_ i: Int64) -> Int { abs(raw[i]) >= rail ? 1 : 0 }
         var count = 0
         for i in 0..<Int64(span) { count += atRail(onset + i) }
-        // An onset that holds the rail `least` of the time already is a clipped bounce, not a ring's stirring.
         guard Float(count) < least * Float(span) else { return nil }
-        let asked = max(least, Float(count) / Float(span) + rise)
+        let asked = max(least, Float(count) / Float(span) + rise) * Float(span)
         var start = onset
-        var first: Int64?
-        var densest = onset
-        var best = 0
-        let last = end - Int64(span)
-        while start < last {
+        var densest: (start: Int64, count: Int)?
+        var first = Int64.max
+        while start < end - Int64(span), start - first < Int64(span / 3) {
             count += atRail(start + Int64(span)) - atRail(start)
             start += 1
-            if let first {
-                guard start - first <= Int64(span / 3) else { break }
-            } else if Float(count) >= asked * Float(span) {
-                first = start
-            } else {
-                continue
-            }
-            if count > best { best = count; densest = start }
+            if densest == nil, Float(count) >= asked { first = start }
+            if start >= first, count > densest?.count ?? 0 { densest = (start, count) }
         }
-        return first == nil ? nil : densest
+        return densest?.start
     }
 
     /// See `ImpactFeatures.clippedShare` and `clippedBeforeShare`: over `span` samples from `onset`, and the `span`
     /// before the onset's last millisecond; both 0 under `leastRail`.
     static func clippedShares(_ raw: SampleRing, onset: Int64, span: Int) -> (after: Float, before: Float) {
-        var crest: Float = 0
-        for i in 0..<span { crest = max(crest, abs(raw[onset + Int64(i)])) }
-        // A rail lies near full scale; under it a quiet sound's few quantisation steps would sit at its crest.
-        guard crest >= leastRail else { return (0, 0) }
-        let rail = 0.99 * crest
+        guard let rail = rail(raw, from: onset, count: span) else { return (0, 0) }
         var after = 0, before = 0
         let lead = Int64(span + span / 3)
         for i in 0..<span {

@@ -57,6 +57,26 @@ extension RunEvidence {
         return later
     }
 
+    /// An accepted candidate with `attackDB`, which the ring before it predicted to within `innovationDB`
+    /// (`Assessment.unpredictedDB`), where a run's next bounce is due, in a ring pinned to the phone's rail (`raw`):
+    /// the same candidate moved, once, to where the rail holds the signal far more often than at its onset, up to
+    /// `end` (`DetectorParameters.runClipRetimeRise`, `FeatureExtractor.denserClipping`). It was the ring's stirring at
+    /// a peak; the bounce came a few ms later (decided `decisionDelay` after its new onset). A rejected candidate is
+    /// left alone: the bounce triggers anew.
+    func clipRetimed(_ candidate: ImpactCandidate, raw: SampleRing, end: Int64, attackDB: Float,
+                     innovationDB: Float) -> ImpactCandidate? {
+        guard parameters.runClipRetimeRise > 0, !candidate.retimed, attackDB < parameters.runClipRetimeAttackDB,
+              innovationDB < parameters.runClipRetimeInnovationDB, bounces.continues(at: candidate.onset),
+              let onset = FeatureExtractor.denserClipping(
+                  raw, onset: candidate.onset, end: end, span: parameters.samples(0.003),
+                  rise: parameters.runClipRetimeRise, least: parameters.runClipRetimeShare)
+        else { return nil }
+        var later = candidate
+        later.onset = onset
+        later.retimed = true
+        return later
+    }
+
     /// How far (dB) the ring before `onset` fails to predict its first `runInnovationSeconds`
     /// (`RingPredictor.innovationDB`, fitted `runInnovationLeadSeconds` before it); nil where the fit is degenerate.
     func innovationDB(at onset: Int64, ring: SampleRing) -> Float? {

@@ -3,13 +3,13 @@ struct StreamTypicals {
     /// Running mean of the attack (dB) of the balls this stream has reported: how far its balls clear its room.
     /// Starts at `DetectorParameters.typicalStartAttackDB` (24: a quiet room; balls clear one by ≈ 30 at 20 dB SNR,
     /// ≈ 15 at 0 dB), so the gate starts at `minimumAttackDB`; the first ball replaces it (`priorWeight` 0).
-    private(set) var attackDB: Float = 24
+    private(set) var attackDB: Float
     /// Running mean of the excess centroid (Hz) of the balls this stream has reported (0 before the first), weighted
     /// as the typical attack.
     private(set) var centroidHz: Float = 0
     /// Running mean of the trigger flux of the balls this stream has reported (starts at
     /// `DetectorParameters.typicalStartFlux`, where the trigger floor it sets is still `minimumFlux`).
-    private(set) var flux: Float = 44
+    private(set) var flux: Float
     /// Balls this stream has reported (the weight of the typical attack's first steps).
     private(set) var balls = 0
     /// Mean band levels (`ImpactFeatures.bandLevelsDB`) of the balls this stream has reported: a plain mean of the
@@ -50,12 +50,13 @@ struct StreamTypicals {
     }
 
     /// Learns from a reported ball. Each ball teaches the typical attack: a plain mean over the first balls (the
-    /// starting prior counts as `priorWeight` balls), then a running mean over about ten, each step clamped to 10 dB so one loud
-    /// or faint ball moves it little. The typical flux follows at a tenth per ball (faster, it let more of a loud
-    /// room's bursts trigger); with `fluxWarmStart` it learns with the typical attack's weights instead (each step still
-    /// clamped to half or twice the typical).
-    mutating func learn(attackDB ball: Float, flux trigger: Float, levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0),
-                        centroidHz: Float = 0) {
+    /// starting prior counts as `priorWeight` balls), then a running mean over about ten, each step clamped to 10 dB
+    /// so one loud or faint ball moves it little. The typical flux follows at a tenth per ball (faster, it let more of
+    /// a loud room's bursts trigger); with `fluxWarmStart` it learns with the typical attack's weights instead (each
+    /// step still clamped to half or twice the typical). The typical centroid learns with the attack's weights, the
+    /// first ball's replacing the 0 it starts from.
+    mutating func learn(attackDB ball: Float, flux trigger: Float,
+                        levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0), centroidHz: Float = 0) {
         let weight = warmStart ? max(0.1, 1 / (Float(balls + 1) + priorWeight)) : 0.1
         if centroidHz.isFinite, centroidHz > 0 {
             self.centroidHz += (self.centroidHz == 0 ? 1 : weight) * (centroidHz - self.centroidHz)
@@ -91,7 +92,8 @@ struct StreamTypicals {
     /// whatever the level. False before `minimumBalls` balls.
     func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float, minimumBalls: Int = 3) -> Bool {
         guard shapeDB > 0, balls >= minimumBalls else { return false }
-        return templates > 1 ? resemblesEitherKind(candidate, bands: bands, shapeDB: shapeDB, minimumBalls: minimumBalls)
+        return templates > 1
+            ? resemblesEitherKind(candidate, bands: bands, shapeDB: shapeDB, minimumBalls: minimumBalls)
             : BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
     }
 
