@@ -159,6 +159,25 @@ struct BounceRunTests {
         #expect(abs((drop.clockError(at: rate * (190 + 150) / 1000) ?? 1) - 3.9 / 153.9) < 0.001, "a bounce lost")
     }
 
+    @Test("""
+        a late bounce's clock from four gaps: onsets timed within a millisecond (a swapped drop's, 0.91 a bounce) put \
+        the bounce at 42.3 ms on time, where the last two gaps alone put it 14 % late
+        """)
+    func clockOverFourGaps() {
+        let onsets: [Int64] = [120_944, 124_839, 128_395, 131_598, 134_573, 137_191, 139_685, 141_795]
+        let bounce: Int64 = 143_824
+        func drop(gaps: Int) -> BounceRun {
+            var run = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08, clockGaps: gaps)
+            for onset in onsets { run.report(onset) }
+            return run
+        }
+        let fitted = drop(gaps: 4), lastTwo = drop(gaps: 2)
+        #expect(fitted.onTime(at: bounce) && abs((fitted.clockError(at: bounce) ?? 1) - 0.050) < 0.002)
+        #expect(!lastTwo.onTime(at: bounce) && abs((lastTwo.clockError(at: bounce) ?? 0) - 0.136) < 0.002)
+        #expect(!fitted.onTime(at: onsets.last! + (onsets.last! - onsets[onsets.count - 2])),
+                "the last gap again is still no bounce")
+    }
+
     @Test("a run of two's third bounce is due 0.6–0.98 of its one gap on: not after one impact, nor in a longer run")
     func thirdBounce() {
         var drop = run()

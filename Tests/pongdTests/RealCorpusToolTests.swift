@@ -140,16 +140,31 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        a run's clock from four gaps (csmash's racket recording as a dropped ball's bounce, tuning seed 15, 60 s, \
+        20 dB): late bounces 40–50 ms apart are timed within a millisecond, 2–5 % of their gap, and the last two gaps \
+        alone put the next bounce off the clock; fitted over four, 101 of 107 bounces within 2 ms, 94 with two
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func droppedBallClockOverFourGaps() throws {
+        let drop = try CorpusFile(seed: 15, seconds: 60, condition: "snr20")
+        defer { drop.remove() }
+        #expect(drop.labels.count == 107)
+        let (with, without) = try drop.foundWithAndWithout("runclockgaps=2")
+        #expect(with.found >= 100 && with.reported - with.found <= 4, "four gaps \(with) of \(drop.labels.count)")
+        #expect(without.found <= 96, "two gaps \(without)")
+    }
+
+    @Test("""
         a loud ball's ring pinned to the rail (csmash, tuning seed 43, 60 s): its peaks touching the rail tripped the \
         trigger 2–6 ms before a bounce, taken there as the bounce, the run's clock thrown off; moved to where the rail \
-        holds the signal far more often, 112 of 113 bounces within 2 ms with 1 false report; 108 and 4 without the move
+        holds the signal far more often, 112 of 113 bounces within 2 ms with 2 false reports (one the drop's last \
+        bounce, which the clock fitted over four gaps now takes, 2.0 ms late); 108 and 4 without the move
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedClippedBallRetimed() throws {
         let drop = try CorpusFile(seed: 43, seconds: 60, source: "csmash")
         defer { drop.remove() }
         #expect(drop.labels.count == 113)
         let (with, without) = try drop.foundWithAndWithout("runclipretime=0")
-        #expect(with.found >= 111 && with.reported - with.found <= 1, "with the move \(with) of \(drop.labels.count)")
+        #expect(with.found >= 111 && with.reported - with.found <= 2, "with the move \(with) of \(drop.labels.count)")
         #expect(without.found <= 109 && without.reported - without.found >= 3, "without it \(without)")
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A ball dropped or rolled on a table bounces ever faster and ever softer: each gap a little shorter than the one
 /// before (a bounce keeps ≈ 0.8–0.95 of its speed), down to a few tens of milliseconds. Once two impacts came less
 /// than `longestGap` apart, the next one is expected a little sooner again; a candidate in that window continues
@@ -20,11 +22,16 @@ struct BounceRun {
     /// speeds up and loses one bounce resumes where the bounce after it is due, gap × (r + r²) on (`resumes`).
     /// 0 = no clock.
     let clockTolerance: Double
+    /// The clock's ratio is fitted over the run's last this many gaps (2…4; 2 = the last gap over the one before).
+    let clockGaps: Int
     /// The last reported impact's onset.
     private(set) var last = Int64.min / 2
     private var gap = Int64.max
     /// The gap before `gap`.
     private var previousGap = Int64.max
+    /// The run's last gaps, newest first, as the clock reads them (`clockGaps`); `recentGapCount` of them are the run's.
+    private var recentGaps = SIMD4<Double>(repeating: 0)
+    private var recentGapCount = 0
     /// Impacts in the current run so far (1 = a lone impact).
     private(set) var length = 0
     /// The last reported impact came on the run's clock (`onTime` when it was reported): the run has shown a
@@ -36,8 +43,9 @@ struct BounceRun {
     private(set) var lastExcessDB: Float = 0
 
     init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0,
-         clockTolerance: Double = 0) {
+         clockTolerance: Double = 0, clockGaps: Int = 2) {
         self.clockTolerance = clockTolerance
+        self.clockGaps = min(max(clockGaps, 2), 4)
         self.longestGap = longestGap
         self.slowest = slowest
         self.fastest = fastest
@@ -86,20 +94,47 @@ struct BounceRun {
     /// When the run's clock puts its next bounce after the last impact, gap × r, and the one after a lost bounce,
     /// gap × (r + r²) (frames); nil before the run has sped up over three impacts.
     private var dueIntervals: (next: Double, afterLost: Double)? {
-        guard length >= 3, gap < previousGap else { return nil }
-        let ratio = Double(gap) / Double(previousGap)
-        let next = Double(gap) * ratio
+        guard let (ratio, next) = clock else { return nil }
         return (next, next + next * ratio)
+    }
+
+    /// The run's ratio r and its next gap, once it has sped up over three impacts: r is the last gap over the one
+    /// before, and the next gap the last × r; over more gaps (`clockGaps`), r and the last gap are the
+    /// least-squares line through their logarithms, so a millisecond's error in one onset (5 % of a 20 ms gap's
+    /// ratio) no longer moves the whole clock.
+    private var clock: (ratio: Double, next: Double)? {
+        guard length >= 3, gap < previousGap else { return nil }
+        let n = min(recentGapCount, clockGaps)
+        guard n >= 3 else {
+            let ratio = Double(gap) / Double(previousGap)
+            return (ratio, Double(gap) * ratio)
+        }
+        // log g_j = a + b j, j = 0 (the newest) … n − 1; r = e^(−b), the next gap e^a × r.
+        var sumJ = 0.0, sumY = 0.0, sumJJ = 0.0, sumJY = 0.0
+        for j in 0..<n {
+            let y = log(recentGaps[j]), x = Double(j)
+            sumJ += x; sumY += y; sumJJ += x * x; sumJY += x * y
+        }
+        let count = Double(n)
+        let slope = (count * sumJY - sumJ * sumY) / (count * sumJJ - sumJ * sumJ)
+        let intercept = (sumY - slope * sumJ) / count
+        let ratio = exp(-slope)
+        guard ratio < 1 else { return nil }
+        return (ratio, exp(intercept) * ratio)
+    }
+
+    /// Remembers a gap of the run for the clock (newest first); `restart` when it is the run's first.
+    private mutating func noteGap(_ newGap: Int64, restart: Bool) {
+        recentGaps = SIMD4(Double(newGap), recentGaps[0], recentGaps[1], recentGaps[2])
+        recentGapCount = restart ? 1 : min(recentGapCount + 1, 4)
     }
 
     /// Whether an onset `interval` frames after the last reported impact of a run that speeds up is the bounce after
     /// a lost one: a bouncing ball keeps a near-constant share r of its speed at every bounce, so its gaps shrink by
     /// r each time (the run's last gap over the one before), and the bounce after the next is due gap × (r + r²) on.
     func resumes(after interval: Double) -> Bool {
-        guard clockTolerance > 0, length >= 3, gap < previousGap else { return false }
-        let ratio = Double(gap) / Double(previousGap)
-        let due = Double(gap) * (ratio + ratio * ratio)
-        return abs(interval - due) <= clockTolerance * due
+        guard clockTolerance > 0, let (_, afterLost) = dueIntervals else { return false }
+        return abs(interval - afterLost) <= clockTolerance * afterLost
     }
 
     /// Whether an onset at `frame` would be the third bounce of a run of two: at least `fastest` and at most `pace`
@@ -118,6 +153,8 @@ struct BounceRun {
         last = frame
         self.gap = gap
         self.previousGap = previousGap
+        recentGaps = SIMD4(Double(gap), Double(previousGap), 0, 0)
+        recentGapCount = 2
         self.length = length
         clockHeld = true
         lastLevels = levels
@@ -167,10 +204,12 @@ struct BounceRun {
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
         if inRun, newGap > gap, resumes(after: Double(newGap)) {
-            // The run resumes after a lost bounce: the gaps it spanned were gap × r and gap × r².
-            let ratio = Double(gap) / Double(previousGap)
-            previousGap = Int64((Double(gap) * ratio).rounded())
-            gap = Int64((Double(gap) * ratio * ratio).rounded())
+            // The run resumes after a lost bounce: the gaps it spanned were the next gap and it × r.
+            let (ratio, next) = clock ?? (Double(gap) / Double(previousGap), Double(gap) * Double(gap) / Double(previousGap))
+            previousGap = Int64(next.rounded())
+            gap = Int64((next * ratio).rounded())
+            noteGap(previousGap, restart: false)
+            noteGap(gap, restart: false)
             length += 2
             last = frame
             return
@@ -178,6 +217,7 @@ struct BounceRun {
         length = inRun && newGap <= longestGap ? length + 1 : newGap <= longestGap ? 2 : 1
         previousGap = gap
         gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap
+        noteGap(gap, restart: length <= 2)
         last = frame
     }
 

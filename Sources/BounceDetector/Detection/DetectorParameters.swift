@@ -64,6 +64,8 @@ public struct DetectorParameters: Sendable, Equatable {
     public var streamLikeMinimumBalls = 1
     /// A candidate rejected for its attack (not an abrupt onset) ends the refractory at its decision.
     public var releaseAfterNonImpact = true
+    /// A candidate rejected as a thud ends the refractory at its decision (experiment).
+    public var releaseAfterThud = false
     /// The attack compares an onset's first 2.5 ms with the room from this long before it to 3 ms before it
     /// (`OnsetBands`). A narrow band's level over a few ms is a noisy estimate (a 300 Hz band holds about four
     /// degrees of freedom in 7 ms), and that noise lets a babble rise look abrupt; 12 ms narrows its spread in dB by
@@ -109,6 +111,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// run's last gap over the one before), within this share of that interval; a run that speeds up and loses a
     /// bounce resumes where the bounce after it is due, gap × (r + r²) on.
     public var runClockTolerance: Double = 0.08
+    /// The clock's ratio and next gap fitted over the run's last this many gaps (`BounceRun.clockGaps`, 2…4): four
+    /// (two, the last gap over the one before, until the ninth session). A late bounce's onset is timed to a
+    /// millisecond, which is 2–5 % of its gap, and a ratio from two gaps doubled that: the clock put a ball's 41 ms
+    /// bounce 14 % off where four gaps put it 5 % off (swapped drops clean 0.971 → 0.979, 20 dB 0.943 → 0.964).
+    public var runClockGaps = 4
     /// A run that has shown its clock (`BounceRun.clockHeld`) and speeds up keeps it: a candidate further than this
     /// share of the interval from both of the clock's predictions (`BounceRun.clockError`) is no bounce of the run
     /// (no run rule takes it; the rules for any candidate still may). 0 = off.

@@ -42,7 +42,7 @@ final class RunEvidence {
         bounces = BounceRun(longestGap: longestGap, slowest: parameters.runSlowest, fastest: parameters.runFastest,
                             firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
                             shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)),
-                            clockTolerance: parameters.runClockTolerance)
+                            clockTolerance: parameters.runClockTolerance, clockGaps: parameters.runClockGaps)
         rejected = RejectedRun(length: parameters.rejectedRunLength, longestGap: longestGap,
                                tolerance: parameters.runClockTolerance)
     }
