@@ -83,7 +83,8 @@ REFRACTORY = 0.025
 
 # ---------------------------------------------------------------- the rally's parts, as build_seed makes them
 def rally_parts(seed, corpus, dur=60.0):
-    """The rally's dry strands (8, n), wet distractors, bed, labels, ref level, ball level and phone seed."""
+    """The rally's wet strands (8, n), wet distractors, bed (and its parts, real_corpus.bed_parts), labels, ref level,
+    ball level and phone seed."""
     impacts = rc.Impacts("csmash", pick_seed=seed + 5000)
     rng = np.random.default_rng(seed)
     n = int(dur * SR)
@@ -94,11 +95,12 @@ def rally_parts(seed, corpus, dur=60.0):
     dis *= gc.db(ref - rc.synthetic_ball_level())
     wet_strands = np.array([signal.oaconvolve(s, ir)[:n] for s in strands])
     wet_dis = signal.oaconvolve(dis, ir)[:n]
-    noise = rc.bed(rng, n, dur, os.path.join(corpus, "_speech_cache"))
+    bed_parts = rc.bed_parts(rng, n, dur, os.path.join(corpus, "_speech_cache"))
+    noise = sum(bed_parts[name] for name in rc.BED_PARTS)
     ball_dbfs = rng.uniform(-45, -15)
     phone_seed = int(rng.integers(1 << 31))
-    return dict(strands=wet_strands, dis=wet_dis, bed=noise, labels=labels, ref=ref, ball_dbfs=ball_dbfs,
-                phone_seed=phone_seed)
+    return dict(strands=wet_strands, dis=wet_dis, bed=noise, bed_parts=bed_parts, labels=labels, ref=ref,
+                ball_dbfs=ball_dbfs, phone_seed=phone_seed)
 
 
 def phone_gain(x, rng):

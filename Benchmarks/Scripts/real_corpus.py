@@ -377,7 +377,12 @@ def distractors(rng, n, dur, spans, record=None):
     return dis
 
 
-def bed(rng, n, dur, cache):
+BED_PARTS = ("pink", "babble", "music", "near")
+
+
+def bed_parts(rng, n, dur, cache):
+    """The bed's four parts, each scaled as `bed` sums them (their sum is the bed): pink noise, babble, music 3 dB
+    under the babble, and a near talker 6 dB over it while speaking (a clip every ~12 s)."""
     clips = gc.espeak_pool(cache, rng)
     pink = gc.pink_noise(n, rng)
     bab = gc.babble(n, clips, rng)
@@ -388,8 +393,13 @@ def bed(rng, n, dur, cache):
     for _ in range(max(2, int(dur / 12))):
         gc.add_at(near, clips[rng.integers(len(clips))], rng.uniform(0, dur - 3), 1.0)
     near *= gc.db(6) / (gc.rms(near[np.abs(near) > 1e-3]) + 1e-12)
-    b = pink + bab + mus + near
-    return b / gc.rms(b)
+    scale = gc.rms(pink + bab + mus + near)
+    return {name: part / scale for name, part in zip(BED_PARTS, (pink, bab, mus, near))}
+
+
+def bed(rng, n, dur, cache):
+    parts = bed_parts(rng, n, dur, cache)
+    return sum(parts[name] for name in BED_PARTS)
 
 
 def write_labels(path, labels, header="gain_db"):

@@ -379,6 +379,16 @@ struct RealCorpusToolTests {
         }
     }
 
+    @Test("interference.py measures tuning seeds only: a held-out or independent seed is refused with a message")
+    func interferenceRefusesHeldOut() throws {
+        let tool = Self.repository.appendingPathComponent("Benchmarks/Scripts/interference.py").path
+        for seed in [21, 22, 31] {
+            let run = try ToolRun.run(Self.python, [tool, "--seed", "\(seed)"])
+            #expect(run.status == 1 && run.stderr.contains("interference: seeds [\(seed)] are not tuning seeds"),
+                    "\(seed): \(run.status) \(run.stderr)")
+        }
+    }
+
     /// real_corpus.py's dropped balls of one tuning seed (`--source swapped`: csmash's racket recording as the ball), in
     /// one condition (`clean`, `snr20`), and what `pongd detect` finds of them.
     struct CorpusFile {
