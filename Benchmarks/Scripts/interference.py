@@ -32,8 +32,9 @@ SR = rc.SR
 MATCH = 0.010
 SPAN = int(0.005 * SR)
 TUNING = set(rc.ALL_TUNING_SEEDS)
-DEFAULT_DIRS = {s: "/work/realcorpus" for s in rc.TUNING_SEEDS} | {s: "/work/realcorpus-tune2" for s in rc.TUNING2_SEEDS} \
-    | {s: "/work/realcorpus-tune3" for s in rc.TUNING3_SEEDS}
+DEFAULT_DIRS = ({s: "/work/realcorpus" for s in rc.TUNING_SEEDS}
+                | {s: "/work/realcorpus-tune2" for s in rc.TUNING2_SEEDS}
+                | {s: "/work/realcorpus-tune3" for s in rc.TUNING3_SEEDS})
 
 
 def heard_parts(seed, folder, snr):

@@ -29,9 +29,12 @@ struct BounceRun {
     private var gap = Int64.max
     /// The gap before `gap`.
     private var previousGap = Int64.max
-    /// The run's last gaps, newest first, as the clock reads them (`clockGaps`); `recentGapCount` of them are the run's.
+    /// The run's last gaps, newest first, as the clock reads them (`clockGaps`); the first `recentGapCount` are the
+    /// run's.
     private var recentGaps = SIMD4<Double>(repeating: 0)
     private var recentGapCount = 0
+    /// The run's ratio r and its next gap (`fittedClock`), refitted at each report: asked every hop in a run.
+    private var clock: (ratio: Double, next: Double)?
     /// Impacts in the current run so far (1 = a lone impact).
     private(set) var length = 0
     /// The last reported impact came on the run's clock (`onTime` when it was reported): the run has shown a
@@ -102,7 +105,7 @@ struct BounceRun {
     /// before, and the next gap the last × r; over more gaps (`clockGaps`), r and the last gap are the
     /// least-squares line through their logarithms, so a millisecond's error in one onset (5 % of a 20 ms gap's
     /// ratio) no longer moves the whole clock.
-    private var clock: (ratio: Double, next: Double)? {
+    private func fittedClock() -> (ratio: Double, next: Double)? {
         guard length >= 3, gap < previousGap else { return nil }
         let n = min(recentGapCount, clockGaps)
         guard n >= 3 else {
@@ -156,6 +159,7 @@ struct BounceRun {
         recentGaps = SIMD4(Double(gap), Double(previousGap), 0, 0)
         recentGapCount = 2
         self.length = length
+        clock = fittedClock()
         clockHeld = true
         lastLevels = levels
     }
@@ -203,15 +207,15 @@ struct BounceRun {
         clockHeld = onTime(at: frame)
         let newGap = frame - last
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
-        if inRun, newGap > gap, resumes(after: Double(newGap)) {
-            // The run resumes after a lost bounce: the gaps it spanned were the next gap and it × r.
-            let (ratio, next) = clock ?? (Double(gap) / Double(previousGap), Double(gap) * Double(gap) / Double(previousGap))
+        if inRun, newGap > gap, resumes(after: Double(newGap)), let (ratio, next) = clock {
+            // The run resumes after a lost bounce: the gaps it spanned were the clock's next gap and it × r.
             previousGap = Int64(next.rounded())
             gap = Int64((next * ratio).rounded())
             noteGap(previousGap, restart: false)
             noteGap(gap, restart: false)
             length += 2
             last = frame
+            clock = fittedClock()
             return
         }
         length = inRun && newGap <= longestGap ? length + 1 : newGap <= longestGap ? 2 : 1
@@ -219,6 +223,7 @@ struct BounceRun {
         gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap
         noteGap(gap, restart: length <= 2)
         last = frame
+        clock = fittedClock()
     }
 
     /// See `report`: a bounce keeps 0.8–0.95 of its pace, so two gaps span 1.6–1.9 of the last one.
