@@ -46,7 +46,7 @@ struct BounceRun {
     private(set) var lastExcessDB: Float = 0
 
     init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0,
-         clockTolerance: Double = 0, clockGaps: Int = 2) {
+         clockTolerance: Double = 0, clockGaps: Int = 4) {
         self.clockTolerance = clockTolerance
         self.clockGaps = min(max(clockGaps, 2), 4)
         self.longestGap = longestGap
