@@ -237,7 +237,6 @@ enum DetectorTuning {
         "rrise": parameter(\.racketRiseDB),
         "bandattack": parameter(\.bandAttack),
         "release": parameter(\.releaseAfterNonImpact),
-        "thudrelease": parameter(\.releaseAfterThud),
         "warm": parameter(\.warmStart),
         "typstart": parameter(\.typicalStartAttackDB),
         "typprior": parameter(\.typicalPriorWeight),

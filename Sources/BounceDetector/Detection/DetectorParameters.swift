@@ -64,8 +64,6 @@ public struct DetectorParameters: Sendable, Equatable {
     public var streamLikeMinimumBalls = 1
     /// A candidate rejected for its attack (not an abrupt onset) ends the refractory at its decision.
     public var releaseAfterNonImpact = true
-    /// A candidate rejected as a thud ends the refractory at its decision (experiment).
-    public var releaseAfterThud = false
     /// The attack compares an onset's first 2.5 ms with the room from this long before it to 3 ms before it
     /// (`OnsetBands`). A narrow band's level over a few ms is a noisy estimate (a 300 Hz band holds about four
     /// degrees of freedom in 7 ms), and that noise lets a babble rise look abrupt; 12 ms narrows its spread in dB by
