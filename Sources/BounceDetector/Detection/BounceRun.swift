@@ -26,13 +26,14 @@ struct BounceRun {
     let clockGaps: Int
     /// The last reported impact's onset.
     private(set) var last = Int64.min / 2
-    private var gap = Int64.max
-    /// The gap before `gap`.
-    private var previousGap = Int64.max
-    /// The run's last gaps, newest first, as the clock reads them (`clockGaps`); the first `recentGapCount` are the
-    /// run's.
-    private var recentGaps = SIMD4<Double>(repeating: 0)
+    /// The last gaps (frames), newest first, `Int64.max` where there was none: `gap` and `previousGap` are the first
+    /// two, the clock reads up to `clockGaps` of them, and the first `recentGapCount` are the current run's.
+    private var gaps = SIMD4<Int64>(repeating: .max)
     private var recentGapCount = 0
+    /// The last gap.
+    private var gap: Int64 { gaps[0] }
+    /// The gap before `gap`.
+    private var previousGap: Int64 { gaps[1] }
     /// The run's ratio r and its next gap (`fittedClock`), refitted at each report: asked every hop in a run.
     private var clock: (ratio: Double, next: Double)?
     /// Impacts in the current run so far (1 = a lone impact).
@@ -115,7 +116,7 @@ struct BounceRun {
         // log g_j = a + b j, j = 0 (the newest) … n − 1; r = e^(−b), the next gap e^a × r.
         var sumJ = 0.0, sumY = 0.0, sumJJ = 0.0, sumJY = 0.0
         for j in 0..<n {
-            let y = log(recentGaps[j]), x = Double(j)
+            let y = log(Double(gaps[j])), x = Double(j)
             sumJ += x; sumY += y; sumJJ += x * x; sumJY += x * y
         }
         let count = Double(n)
@@ -128,7 +129,7 @@ struct BounceRun {
 
     /// Remembers a gap of the run for the clock (newest first); `restart` when it is the run's first.
     private mutating func noteGap(_ newGap: Int64, restart: Bool) {
-        recentGaps = SIMD4(Double(newGap), recentGaps[0], recentGaps[1], recentGaps[2])
+        gaps = SIMD4(newGap, gaps[0], gaps[1], gaps[2])
         recentGapCount = restart ? 1 : min(recentGapCount + 1, 4)
     }
 
@@ -154,9 +155,7 @@ struct BounceRun {
                        excessDB: Float = 0) {
         lastExcessDB = excessDB
         last = frame
-        self.gap = gap
-        self.previousGap = previousGap
-        recentGaps = SIMD4(Double(gap), Double(previousGap), 0, 0)
+        gaps = SIMD4(gap, previousGap, .max, .max)
         recentGapCount = 2
         self.length = length
         clock = fittedClock()
@@ -209,19 +208,15 @@ struct BounceRun {
         let inRun = gap <= longestGap && Double(newGap) <= slowest * Double(gap)
         if inRun, newGap > gap, resumes(after: Double(newGap)), let (ratio, next) = clock {
             // The run resumes after a lost bounce: the gaps it spanned were the clock's next gap and it × r.
-            previousGap = Int64(next.rounded())
-            gap = Int64((next * ratio).rounded())
-            noteGap(previousGap, restart: false)
-            noteGap(gap, restart: false)
+            noteGap(Int64(next.rounded()), restart: false)
+            noteGap(Int64((next * ratio).rounded()), restart: false)
             length += 2
             last = frame
             clock = fittedClock()
             return
         }
         length = inRun && newGap <= longestGap ? length + 1 : newGap <= longestGap ? 2 : 1
-        previousGap = gap
-        gap = inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap
-        noteGap(gap, restart: length <= 2)
+        noteGap(inRun && Double(newGap) >= Self.missedBounce * Double(gap) ? newGap / 2 : newGap, restart: length <= 2)
         last = frame
         clock = fittedClock()
     }
