@@ -472,6 +472,51 @@ struct CandidateRulesTests {
         #expect(two.resemblesEitherKind(bounce + SIMD8(repeating: 5), bands: 4, shapeDB: 2.5))
     }
 
+    @Test("""
+        in a quiet room, a clear onset 1.5 times as bright as the stream's brighter balls and as flat as noise is a clap; \
+        darker, more tonal, clipped, fainter, in a loud room, or before the stream knows its balls, it is not judged so
+        """)
+    func brightFlatClap() {
+        var clap = ball(attack: 30, snr: 20, decay: -8, risingBands: 7)
+        clap.centroidHz = 3000
+        clap.flatnessDB = -5
+        /// The rule that decides `features` with the stream's brighter balls at `brightest` Hz, its balls clearing the
+        /// room by `typical` dB.
+        func decided(_ features: ImpactFeatures, brightest: Float, typical: Float = 40) -> CandidateRule {
+            rules().decision(features, evidence: .wholeBand, typicalAttackDB: typical, brightestBallHz: brightest).rule
+        }
+        #expect(decided(clap, brightest: 0) != .flat, "the stream knows no balls yet")
+        #expect(decided(clap, brightest: 1900) == .flat, "1.58 x the brighter balls, flatter than -7 dB")
+        #expect(decided(clap, brightest: 2100) != .flat, "1.43 x")
+        #expect(decided(clap, brightest: 1900, typical: 20) != .flat, "a loud room: its noise fills a ball's valleys")
+        var tonal = clap
+        tonal.flatnessDB = -9
+        #expect(decided(tonal, brightest: 1900) != .flat, "valleys between its lines")
+        var faint = clap
+        faint.attackDB = 10
+        #expect(decided(faint, brightest: 1900) != .flat, "10 dB of attack")
+        var clipped = clap
+        clipped.clippedShare = 0.7  // clipping spreads a ring's lines into a flat, bright spectrum
+        #expect(decided(clipped, brightest: 1900) != .flat, "clipped")
+        #expect(rules { $0.brightFlatnessDB = 0 }.decision(clap, evidence: .wholeBand, typicalAttackDB: 40,
+                                                           brightestBallHz: 1900).rule != .flat, "off")
+    }
+
+    @Test("""
+        the stream's brighter balls: a mean of the balls at least as bright as the stream's mean when each came, \
+        told only once the stream has reported three (a table may ring twice as bright as a bat)
+        """)
+    func brighterBalls() {
+        var typicals = StreamTypicals(warmStart: true)
+        typicals.learn(attackDB: 30, flux: 40, centroidHz: 1500)  // the serve
+        typicals.learn(attackDB: 30, flux: 40, centroidHz: 3500)  // its bounces
+        #expect(typicals.brightestCentroidHz(minimumBalls: 3) == 0, "two balls")
+        typicals.learn(attackDB: 30, flux: 40, centroidHz: 3700)
+        typicals.learn(attackDB: 30, flux: 40, centroidHz: 1600)  // darker than the mean: not counted
+        #expect(abs(typicals.brightestCentroidHz(minimumBalls: 3) - 2900) < 1e-3, "(1500 + 3500 + 3700) / 3")
+        #expect(typicals.centroidHz < 2600, "the mean of all four")
+    }
+
     @Test("a clear onset shaped unlike the stream's balls must show a ball's timbre")
     func clearButUnlike() {
         var clap = ball(attack: 35, snr: 20, decay: -8, risingBands: 7)

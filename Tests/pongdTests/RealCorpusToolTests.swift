@@ -140,6 +140,20 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        claps in a quiet room (csmash, tuning seed 19, 60 s, no bed): they clear it by 20–30 dB and the clear-impact \
+        rule took 16 of them; 1.5 times as bright as the stream's brighter balls and flat, 13 are rejected: every \
+        ball found within 2 ms, 3 false reports; 16 without the rule
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func quietRoomClapsRejected() throws {
+        let rally = try CorpusFile(seed: 19, seconds: 60, source: "csmash", part: "rally")
+        defer { rally.remove() }
+        #expect(rally.labels.count == 67)
+        let (with, without) = try rally.foundWithAndWithout("brightflat=0")
+        #expect(with.found == 67 && with.reported - with.found <= 3, "with the rule \(with) of \(rally.labels.count)")
+        #expect(without.found == 67 && without.reported - without.found >= 14, "without it \(without)")
+    }
+
+    @Test("""
         a run's clock from four gaps (csmash's racket recording as a dropped ball's bounce, tuning seed 15, 60 s, \
         20 dB): late bounces 40–50 ms apart are timed within a millisecond, 2–5 % of their gap, and the last two gaps \
         alone put the next bounce off the clock; fitted over four, 101 of 107 bounces within 2 ms, 94 with two

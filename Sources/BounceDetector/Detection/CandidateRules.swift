@@ -43,11 +43,14 @@ struct CandidateRules {
     /// bounce, or a loosely shaped one, fails to predict its onset (`DetectorParameters.runInnovationDB`,
     /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted
     /// an on-time candidate (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
+    /// `brightestBallHz`: how bright the stream's brighter balls ring (`StreamTypicals.brightestCentroidHz`; 0 while it
+    /// knows too few), against which a bright flat onset is a clap (`isBrightFlat`).
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil,
                   likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
-                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> (verdict: Verdict, rule: CandidateRule) {
+                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false,
+                  brightestBallHz: Float = 0) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
@@ -67,7 +70,7 @@ struct CandidateRules {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
         }
         let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
-                                typicalCentroidHz: typicalCentroidHz,
+                                typicalCentroidHz: typicalCentroidHz, brightestBallHz: brightestBallHz,
                                 likeStream: likeStream, unlikeStream: unlikeStream)
         guard let probability = modelProbability else { return rules }
         if probability >= parameters.modelAcceptance {
@@ -83,7 +86,7 @@ struct CandidateRules {
 
     /// The hand rules' verdict on a candidate that does not continue a run.
     private func ruleVerdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
-                             typicalCentroidHz: Float,
+                             typicalCentroidHz: Float, brightestBallHz: Float,
                              likeStream: Bool, unlikeStream: Bool) -> (verdict: Verdict, rule: CandidateRule) {
         // A thud that only leaks over the high-pass (a step, a kick drum, a low note) is no ball, whatever rings in
         // it (`DetectorParameters.minimumCentroidHz`).
@@ -95,6 +98,11 @@ struct CandidateRules {
         // rings at resonances with valleys between them (`DetectorParameters.clapFlatnessDB`).
         if parameters.clapFlatnessDB < 0, features.attackDB >= parameters.clapFlatnessAttackDB,
            features.flatnessDB > parameters.clapFlatnessDB {
+            return (.rejected(restore: evidence == .bandRise, endRefractory: false), .flat)
+        }
+        // A stream that knows its balls knows how bright they ring: a clear onset far brighter, filled like noise, is
+        // a clap (`DetectorParameters.brightFlatnessDB`).
+        if isBrightFlat(features, brightestBallHz: brightestBallHz, typicalAttackDB: typicalAttackDB) {
             return (.rejected(restore: evidence == .bandRise, endRefractory: false), .flat)
         }
         if likeStream && matchesStream(features, typicalAttackDB: typicalAttackDB) {
@@ -153,6 +161,17 @@ struct CandidateRules {
             return (.rejected(restore: evidence == .bandRise, endRefractory: false), .bright)
         }
         return (.impact(kind: kind, confidence: confidence), rule)
+    }
+
+    /// A clear onset (`DetectorParameters.brightFlatAttackDB`), not clipped, at least `brightFlatCentroidRatio`
+    /// times as bright as the stream's brighter balls (`brightestBallHz`, `StreamTypicals.brightestCentroidHz`; 0
+    /// while the stream knows too few) and flatter than `brightFlatnessDB`: a clap, not a ball.
+    func isBrightFlat(_ features: ImpactFeatures, brightestBallHz: Float, typicalAttackDB: Float) -> Bool {
+        parameters.brightFlatnessDB < 0 && brightestBallHz > 0 && typicalAttackDB >= parameters.brightFlatQuietRoomDB
+            && features.attackDB >= parameters.brightFlatAttackDB
+            && !(parameters.clippedShare > 0 && features.clippedShare >= parameters.clippedShare)
+            && features.centroidHz >= parameters.brightFlatCentroidRatio * brightestBallHz
+            && features.flatnessDB > parameters.brightFlatnessDB
     }
 
     /// A ball in play bounces again: within `runSeconds` of a reported impact, an abrupt rise in several bands at

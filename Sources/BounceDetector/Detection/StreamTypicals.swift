@@ -7,6 +7,11 @@ struct StreamTypicals {
     /// Running mean of the excess centroid (Hz) of the balls this stream has reported (0 before the first), weighted
     /// as the typical attack.
     private(set) var centroidHz: Float = 0
+    /// Running mean of the excess centroid (Hz) of the reported balls at least as bright as `centroidHz` was when
+    /// each came (0 before the first): how bright the stream's brighter balls ring, whichever kind they are (a table
+    /// bounce may ring twice as bright as a racket hit). A plain mean of the first ten, then over about ten.
+    private(set) var brightCentroidHz: Float = 0
+    private var brightBalls = 0
     /// Running mean of the trigger flux of the balls this stream has reported (starts at
     /// `DetectorParameters.typicalStartFlux`, where the trigger floor it sets is still `minimumFlux`).
     private(set) var flux: Float
@@ -59,6 +64,10 @@ struct StreamTypicals {
                         levels ballLevels: SIMD8<Float> = SIMD8(repeating: 0), centroidHz: Float = 0) {
         let weight = warmStart ? max(0.1, 1 / (Float(balls + 1) + priorWeight)) : 0.1
         if centroidHz.isFinite, centroidHz > 0 {
+            if centroidHz >= self.centroidHz {
+                brightBalls += 1
+                brightCentroidHz += max(0.1, 1 / Float(brightBalls)) * (centroidHz - brightCentroidHz)
+            }
             self.centroidHz += (self.centroidHz == 0 ? 1 : weight) * (centroidHz - self.centroidHz)
         }
         balls += 1
@@ -74,6 +83,9 @@ struct StreamTypicals {
             Self.teach(&kindLevels, &kindBalls, ballLevels)
         }
     }
+
+    /// The brighter balls' centroid (`brightCentroidHz`) once the stream has reported `minimumBalls`, else 0.
+    func brightestCentroidHz(minimumBalls: Int) -> Float { balls >= minimumBalls ? brightCentroidHz : 0 }
 
     /// A plain mean of a template's first ten balls, then a running mean over about ten (−∞ lanes, bands the rate
     /// lacks or a silent band, are left as they are).
