@@ -493,8 +493,8 @@ struct CandidateRulesTests {
         tonal.flatnessDB = -9
         #expect(decided(tonal, brightest: 1900) != .flat, "valleys between its lines")
         var faint = clap
-        faint.attackDB = 10
-        #expect(decided(faint, brightest: 1900) != .flat, "10 dB of attack")
+        faint.attackDB = 9
+        #expect(decided(faint, brightest: 1900) != .flat, "9 dB of attack")
         var clipped = clap
         clipped.clippedShare = 0.7  // clipping spreads a ring's lines into a flat, bright spectrum
         #expect(decided(clipped, brightest: 1900) != .flat, "clipped")

@@ -441,12 +441,15 @@ public struct DetectorParameters: Sendable, Equatable {
     public var brightFlatnessDB: Float = -7
     /// See `brightFlatnessDB`.
     public var brightFlatCentroidRatio: Float = 1.5
-    /// See `brightFlatnessDB`: the least attack (dB) at which it is asked. Under it the room's noise fills a faint
-    /// ball's valleys (at 12 dB it costs the tuning 0 dB rallies 2 of 2,218 balls and takes 10 of 42 false reports at
-    /// 20 dB; at 10 dB it took 22, but 4 more balls through Opus at 0 dB).
-    public var brightFlatAttackDB: Float = 12
+    /// See `brightFlatnessDB`: the least attack (dB) at which it is asked: a clap 10 dB over a quiet room is one, and
+    /// the room gate (`brightFlatQuietRoomDB`) keeps it from a loud room's faint balls, whose valleys its noise fills
+    /// (without that gate, 10 dB cost the tuning 0 dB rallies through Opus 4 balls, 12 dB 2 balls at 0 dB).
+    public var brightFlatAttackDB: Float = 10
     /// See `brightFlatnessDB`: balls the stream must have reported before it is asked.
     public var brightFlatMinimumBalls = 3
+    /// See `brightFlatnessDB`: asked only in a room the stream's balls clear by this much (dB, `StreamTypicals.attackDB`;
+    /// 0 dB rallies' balls clear theirs by ≈ 15, 20 dB ones' by ≈ 30). At 0 dB it had removed no false report on the
+    /// tuning files, and on the independent split (looked at once, before this gate) it cost 0 dB balls.
     public var brightFlatQuietRoomDB: Float = 25
     /// Applause (`ApplauseTrain`): four impulsive candidates (attack ≥ `applauseAttackDB`) whose three gaps lie in
     /// `applausePeriodSeconds` within this share of each other (0 = off), not shrinking by `applauseSpeedUp` each as
