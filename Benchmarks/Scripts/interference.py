@@ -10,6 +10,12 @@ loudest part there; a ball is "under the near talker" when the talker is within 
 
   interference.py --pongd BIN                        tuning seeds 11-20, 0 dB (~15 s a seed)
   interference.py --pongd BIN --seed 41 --seed 42 --snr 10 [--tune k=v] [--csv rows.csv]
+  interference.py --pongd BIN --without near         what a part costs: F1 with it and with it taken out
+
+--without PART re-creates each seed's mix (it reproduces the corpus WAV sample for sample), then the same mix less
+PART (pink, babble, music, near or distractors) through the same phone gain curve (the AGC and limiter as the real
+mix set them), runs `pongd detect` on both and prints F1, precision, recall and false reports at +-10 ms, pooled
+over the seeds: how much a front end that took PART out perfectly would be worth.
 
 Prints recall by the loudest part and under the talker, and the false reports by the loudest part. Tuning seeds
 only: the held-out and independent seeds are refused.
@@ -50,6 +56,61 @@ def heard_parts(seed, folder, snr):
     return p["labels"], {name: signal.sosfilt(sos, band(x) * gain) for name, x in parts.items()}
 
 
+def mixes_without(seed, folder, snr, part, out):
+    """The seed's rally mix as the phone hears it (one-to-one with the corpus WAV) and the same less `part`, both
+    through the full mix's gain curve; written to `out`. The labels and the two paths."""
+    import soundfile as sf
+    import detectability as dt
+    p = dt.rally_parts(seed, folder)
+    s = gc.db(p["ball_dbfs"] - p["ref"])
+    g_bed = gc.db(p["ref"] - snr)
+    parts = {"balls": s * p["strands"].sum(axis=0), "distractors": s * p["dis"]}
+    parts |= {name: s * g_bed * x for name, x in p["bed_parts"].items()}
+    full = sum(parts.values())
+    band, gain, _ = dt.phone_gain(full, np.random.default_rng(p["phone_seed"]))
+    paths = []
+    for name, x in (("full", full), ("without-" + part, full - parts[part])):
+        path = os.path.join(out, "real%d_rally_snr%02d_%s.wav" % (seed, snr, name))
+        sf.write(path, (band(x) * gain).astype(np.float32), SR, subtype="PCM_16")
+        paths.append(path)
+    return p["labels"], paths
+
+
+def matched(labels, times):
+    """Labels matched one-to-one by reports within MATCH (the nearest free report each)."""
+    used, hits = set(), 0
+    for t, _, _ in labels:
+        free = [i for i, r in enumerate(times) if i not in used and abs(r - t) <= MATCH]
+        if free:
+            used.add(min(free, key=lambda i: abs(times[i] - t)))
+            hits += 1
+    return hits
+
+
+def without(a, seeds):
+    """--without: F1 on each seed's mix and on the same mix less the part, pooled."""
+    import tempfile
+    counts = {"full": [0, 0, 0], "without": [0, 0, 0]}  # matched, reports, labels
+    with tempfile.TemporaryDirectory() as out:
+        for seed in seeds:
+            labels, paths = mixes_without(seed, a.corpus or DEFAULT_DIRS[seed], a.snr, a.without, out)
+            for key, path in zip(("full", "without"), paths):
+                times = reports(a.pongd, path, a.tune)
+                c = counts[key]
+                c[0] += matched(labels, times)
+                c[1] += len(times)
+                c[2] += len(labels)
+            print("seed %d done" % seed, flush=True)
+    print("\n| %d dB rallies, seeds %s | F1 (+-10 ms) | precision | recall | false reports |\n|---|---|---|---|---|"
+          % (a.snr, ",".join(map(str, seeds))))
+    named = {"near": "near talker"}.get(a.without, a.without)
+    for key, name in (("full", "as recorded"), ("without", "without the " + named)):
+        hit, n, total = counts[key]
+        precision, recall = hit / max(n, 1), hit / max(total, 1)
+        f1 = 2 * precision * recall / max(precision + recall, 1e-12)
+        print("| %s | %.3f | %.3f | %.3f | %d |" % (name, f1, precision, recall, n - hit))
+
+
 def energy_db(x, t):
     i = int(round(t * SR))
     return 10 * np.log10(np.mean(x[i:i + SPAN] ** 2) + 1e-20)
@@ -70,11 +131,15 @@ def main():
     ap.add_argument("--snr", type=int, default=0, help="rally condition, dB (0, 10 or 20; default 0)")
     ap.add_argument("--tune", default="", help="pongd detect --tune")
     ap.add_argument("--csv", help="also write one row per ball here (seed, time, loudest part, dB of each, found)")
+    ap.add_argument("--without", choices=rc.BED_PARTS + ("distractors",),
+                    help="score the mix as recorded and without this part (see above)")
     a = ap.parse_args()
     rows = []
     seeds = a.seed or sorted(rc.TUNING_SEEDS + rc.TUNING2_SEEDS)
     if not set(seeds) <= TUNING:
         sys.exit("interference: seeds %s are not tuning seeds" % sorted(set(seeds) - TUNING))
+    if a.without:
+        return without(a, seeds)
     others = ["pink", "babble", "music", "near", "distractors"]
     found, total, false = {}, {}, {}
     for seed in seeds:
