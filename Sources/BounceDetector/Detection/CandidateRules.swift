@@ -353,7 +353,8 @@ package enum CandidateRule: UInt8, Sendable {
     case clipped
     /// Rejected: a thud under the minimum centroid.
     case thud
-    /// Rejected: a clear onset as flat as noise (`DetectorParameters.clapFlatnessDB`).
+    /// Rejected: a clear onset as flat as noise (`DetectorParameters.clapFlatnessDB`), or a flat one far brighter than
+    /// the stream's balls in a quiet room (`DetectorParameters.brightFlatnessDB`).
     case flat
     /// Rejected: a band-rise candidate without energy over the room in its onset frame.
     case noEnergy
