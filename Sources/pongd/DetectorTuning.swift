@@ -184,6 +184,8 @@ enum DetectorTuning {
         "tplthud": parameter(\.templateThudAcceptShare),
         "runclockgaps": parameter(\.runClockGaps),
         "runontimeshape": parameter(\.runOnTimeShapeDB),
+        "runstir": parameter(\.runStirQuieterDB),
+        "runstirclock": parameter(\.runStirClockError),
         "runontimeattack": parameter(\.runOnTimeAttackDB),
         "runontimedecay": parameter(\.runOnTimeDecayDB),
         "runclock": parameter(\.runClockTolerance),

@@ -154,6 +154,21 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        a dropped ball's ring stirring before its next bounce (csmash's racket recording as the bounce, tuning seed 13, \
+        60 s, 20 dB): 7.5 ms early, 6 % off the clock and 11.6 dB quieter than the last bounce, it was taken as on \
+        time and the bounce after it lost; not on time, 102 of 103 bounces within 2 ms and one false report, 101 \
+        and two without the rule
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func droppedBallRingStirNotOnTime() throws {
+        let drop = try CorpusFile(seed: 13, seconds: 60, condition: "snr20")
+        defer { drop.remove() }
+        #expect(drop.labels.count == 103)
+        let (with, without) = try drop.foundWithAndWithout("runstir=0")
+        #expect(with.found >= 102 && with.reported - with.found <= 1, "with the rule \(with) of \(drop.labels.count)")
+        #expect(without.found <= 101 && without.reported - without.found >= 2, "without it \(without)")
+    }
+
+    @Test("""
         a run's clock from four gaps (csmash's racket recording as a dropped ball's bounce, tuning seed 15, 60 s, \
         20 dB): late bounces 40–50 ms apart are timed within a millisecond, 2–5 % of their gap, and the last two gaps \
         alone put the next bounce off the clock; fitted over four, 101 of 107 bounces within 2 ms, 94 with two

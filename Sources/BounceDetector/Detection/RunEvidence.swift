@@ -141,7 +141,7 @@ final class RunEvidence {
         if parameters.runOnTime, followsImpact, !bounces.starts(at: onset), bounces.clockHeld,
            bounces.speedsUp(at: onset, pace: parameters.runLikePace), bounces.onTime(at: onset),
            bounces.resembles(levels, bands: bands, shapeDB: parameters.runOnTimeShapeDB,
-                             louderDB: parameters.runLouderDB) {
+                             louderDB: parameters.runLouderDB), !stirsEarly(onset, levels) {
             return .onTime
         }
         if parameters.runLikeShapeDB > 0, followsImpact, !bounces.starts(at: onset),
@@ -178,6 +178,15 @@ final class RunEvidence {
             return .looseLater
         }
         return .none
+    }
+
+    /// Whether a due candidate is the last bounce's ring stirring rather than the next bounce
+    /// (`DetectorParameters.runStirQuieterDB`): `runStirQuieterDB` quieter than the last bounce over its bands and
+    /// `runStirClockError` or more off the clock. A ball keeps most of its energy from one bounce to the next.
+    func stirsEarly(_ onset: Int64, _ levels: SIMD8<Float>) -> Bool {
+        guard parameters.runStirQuieterDB > 0, let error = bounces.clockError(at: onset),
+              error >= parameters.runStirClockError else { return false }
+        return BounceRun.difference(levels, from: bounces.lastLevels, bands: bands).mean < -parameters.runStirQuieterDB
     }
 
     /// Whether an onset falls off the clock of a run that has shown one and speeds up
