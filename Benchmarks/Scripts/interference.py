@@ -12,10 +12,10 @@ loudest part there; a ball is "under the near talker" when the talker is within 
   interference.py --pongd BIN --seed 41 --seed 42 --snr 10 [--tune k=v] [--csv rows.csv]
   interference.py --pongd BIN --without near         what a part costs: F1 with it and with it taken out
 
---without PART re-creates each seed's mix (it reproduces the corpus WAV sample for sample), then the same mix less
-PART (pink, babble, music, near or distractors) through the same phone gain curve (the AGC and limiter as the real
-mix set them), runs `pongd detect` on both and prints F1, precision, recall and false reports at +-10 ms, pooled
-over the seeds: how much a front end that took PART out perfectly would be worth.
+--without PART re-creates each seed's mix less PART (pink, babble, music, near or distractors) through the whole
+mix's phone gain curve (the AGC and limiter as the recorded file set them; the whole mix so re-created is the corpus
+WAV sample for sample), runs `pongd detect` on it and on the corpus WAV and prints F1, precision, recall and false
+reports at +-10 ms, pooled over the seeds: how much a front end that took PART out perfectly would be worth.
 
 Prints recall by the loudest part and under the talker, and the false reports by the loudest part. Tuning seeds
 only: the held-out and independent seeds are refused.
@@ -43,8 +43,9 @@ DEFAULT_DIRS = ({s: "/work/realcorpus" for s in rc.TUNING_SEEDS}
                 | {s: "/work/realcorpus-tune3" for s in rc.TUNING3_SEEDS})
 
 
-def heard_parts(seed, folder, snr):
-    """The seed's labels and its parts as the phone, then the detector's 700 Hz high-pass, hears them."""
+def rally_parts(seed, folder, snr):
+    """The seed's labels, its parts at `snr` before the phone (balls, distractors and the bed's four: their sum is the
+    mix real_corpus.py recorded), and the phone's band filter and gain curve on that whole mix."""
     import detectability as dt
     p = dt.rally_parts(seed, folder)
     s = gc.db(p["ball_dbfs"] - p["ref"])
@@ -52,52 +53,42 @@ def heard_parts(seed, folder, snr):
     parts = {"balls": s * p["strands"].sum(axis=0), "distractors": s * p["dis"]}
     parts |= {name: s * g_bed * part for name, part in p["bed_parts"].items()}
     band, gain, _ = dt.phone_gain(sum(parts.values()), np.random.default_rng(p["phone_seed"]))
+    return p["labels"], parts, band, gain
+
+
+def heard_parts(seed, folder, snr):
+    """The seed's labels and its parts as the phone, then the detector's 700 Hz high-pass, hears them."""
+    labels, parts, band, gain = rally_parts(seed, folder, snr)
     sos = signal.butter(4, 700, "highpass", fs=SR, output="sos")
-    return p["labels"], {name: signal.sosfilt(sos, band(x) * gain) for name, x in parts.items()}
+    return labels, {name: signal.sosfilt(sos, band(x) * gain) for name, x in parts.items()}
 
 
-def mixes_without(seed, folder, snr, part, out):
-    """The seed's rally mix as the phone hears it (one-to-one with the corpus WAV) and the same less `part`, both
-    through the full mix's gain curve; written to `out`. The labels and the two paths."""
+def mix_without(seed, folder, snr, part, path):
+    """Writes to `path` the seed's rally mix less `part` as the phone hears it, through the whole mix's gain curve
+    (the AGC and limiter as the recorded file set them); returns the labels."""
     import soundfile as sf
-    import detectability as dt
-    p = dt.rally_parts(seed, folder)
-    s = gc.db(p["ball_dbfs"] - p["ref"])
-    g_bed = gc.db(p["ref"] - snr)
-    parts = {"balls": s * p["strands"].sum(axis=0), "distractors": s * p["dis"]}
-    parts |= {name: s * g_bed * x for name, x in p["bed_parts"].items()}
-    full = sum(parts.values())
-    band, gain, _ = dt.phone_gain(full, np.random.default_rng(p["phone_seed"]))
-    paths = []
-    for name, x in (("full", full), ("without-" + part, full - parts[part])):
-        path = os.path.join(out, "real%d_rally_snr%02d_%s.wav" % (seed, snr, name))
-        sf.write(path, (band(x) * gain).astype(np.float32), SR, subtype="PCM_16")
-        paths.append(path)
-    return p["labels"], paths
-
-
-def matched(labels, times):
-    """Labels matched one-to-one by reports within MATCH (the nearest free report each)."""
-    used, hits = set(), 0
-    for t, _, _ in labels:
-        free = [i for i, r in enumerate(times) if i not in used and abs(r - t) <= MATCH]
-        if free:
-            used.add(min(free, key=lambda i: abs(times[i] - t)))
-            hits += 1
-    return hits
+    labels, parts, band, gain = rally_parts(seed, folder, snr)
+    rest = sum(x for name, x in parts.items() if name != part)
+    sf.write(path, (band(rest) * gain).astype(np.float32), SR, subtype="PCM_16")
+    return labels
 
 
 def without(a, seeds):
-    """--without: F1 on each seed's mix and on the same mix less the part, pooled."""
+    """--without: F1 on each seed's recorded mix and on the same mix less the part, pooled (mir_eval's one-to-one
+    matching within MATCH, as detectability.py scores)."""
     import tempfile
+    import detectability as dt
     counts = {"full": [0, 0, 0], "without": [0, 0, 0]}  # matched, reports, labels
     with tempfile.TemporaryDirectory() as out:
         for seed in seeds:
-            labels, paths = mixes_without(seed, a.corpus or DEFAULT_DIRS[seed], a.snr, a.without, out)
-            for key, path in zip(("full", "without"), paths):
-                times = reports(a.pongd, path, a.tune)
+            folder = a.corpus or DEFAULT_DIRS[seed]
+            path = os.path.join(out, "real%d_rally_snr%02d_without-%s.wav" % (seed, a.snr, a.without))
+            labels = mix_without(seed, folder, a.snr, a.without, path)
+            recorded = os.path.join(folder, "real%d_rally_snr%02d.wav" % (seed, a.snr))
+            for key, wav in (("full", recorded), ("without", path)):
+                times = reports(a.pongd, wav, a.tune)
                 c = counts[key]
-                c[0] += matched(labels, times)
+                c[0] += dt.matched([t for t, _, _ in labels], times, MATCH)[1]
                 c[1] += len(times)
                 c[2] += len(labels)
             print("seed %d done" % seed, flush=True)
@@ -106,9 +97,8 @@ def without(a, seeds):
     named = {"near": "near talker"}.get(a.without, a.without)
     for key, name in (("full", "as recorded"), ("without", "without the " + named)):
         hit, n, total = counts[key]
-        precision, recall = hit / max(n, 1), hit / max(total, 1)
-        f1 = 2 * precision * recall / max(precision + recall, 1e-12)
-        print("| %s | %.3f | %.3f | %.3f | %d |" % (name, f1, precision, recall, n - hit))
+        print("| %s | %.3f | %.3f | %.3f | %d |" % (name, dt.f1(hit, total, n), hit / max(n, 1), hit / max(total, 1),
+                                                   n - hit))
 
 
 def energy_db(x, t):

@@ -75,10 +75,8 @@ struct RealCorpusToolTests {
     func droppedRingingBall() throws {
         let drop = try CorpusFile(seed: 13, seconds: 12)
         defer { drop.remove() }
-        #expect(drop.labels.count == 13)
-        let (with, without) = try drop.foundWithAndWithout("runstartinnov=0,runclip=0")
-        #expect(with.found >= 12 && with.reported == with.found, "with the rule \(with) of \(drop.labels.count)")
-        #expect(without.found <= 4, "without it \(without)")
+        try drop.expectRule(off: "runstartinnov=0,runclip=0", labels: 13, found: 12..., falseReports: 0...0,
+                          foundWithout: ...4, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -89,10 +87,8 @@ struct RealCorpusToolTests {
     func earlyRunAttack() throws {
         let rally = try CorpusFile.rallyAtZeroDB(seed: 13, source: "freesound")
         defer { rally.remove() }
-        #expect(rally.labels.count == 72)
-        let (with, without) = try rally.foundWithAndWithout("runearlyattack=0")
-        #expect(with.found >= 57 && with.reported - with.found <= 8, "with the rule \(with) of \(rally.labels.count)")
-        #expect(without.reported - without.found >= 11, "without it \(without)")
+        try rally.expectRule(off: "runearlyattack=0", labels: 72, found: 57..., falseReports: ...8,
+                          foundWithout: Self.anyCount, falseWithout: 11...)
     }
 
     @Test("""
@@ -105,10 +101,9 @@ struct RealCorpusToolTests {
     func loudRoomFromTheStart() throws {
         let rally = try CorpusFile.rallyAtZeroDB(seed: 20, source: "csmash")
         defer { rally.remove() }
-        #expect(rally.labels.count == 72)
-        let (with, without) = try rally.foundWithAndWithout("typprior=1,streamlikemin=3,typfluxwarm=0,typfluxstart=100")
-        #expect(with.found >= 56 && with.reported - with.found <= 5, "from the first ball \(with) of \(rally.labels.count)")
-        #expect(without.found <= 54, "as before \(without)")
+        try rally.expectRule(off: "typprior=1,streamlikemin=3,typfluxwarm=0,typfluxstart=100", labels: 72,
+                          found: 56..., falseReports: ...5,
+                          foundWithout: ...54, falseWithout: Self.anyCount, named: ("from the first ball", "as before"))
     }
 
     @Test("""
@@ -119,10 +114,9 @@ struct RealCorpusToolTests {
     func thudMatchingTemplates() throws {
         let rally = try CorpusFile.rallyAtZeroDB(seed: 16, source: "freesound")
         defer { rally.remove() }
-        #expect(rally.labels.count == 72)
-        let (with, without) = try rally.foundWithAndWithout("tplthud=0")
-        #expect(with.found >= 62 && with.reported - with.found <= 3, "with the templates \(with) of \(rally.labels.count)")
-        #expect(without.found <= 60, "without them \(without)")
+        try rally.expectRule(off: "tplthud=0", labels: 72, found: 62..., falseReports: ...3,
+                          foundWithout: ...60, falseWithout: Self.anyCount,
+                          named: ("with the templates", "without them"))
     }
 
     @Test("""
@@ -133,10 +127,8 @@ struct RealCorpusToolTests {
     func droppedClippedBallTonality() throws {
         let drop = try CorpusFile(seed: 41, seconds: 60, source: "csmash")
         defer { drop.remove() }
-        #expect(drop.labels.count == 110)
-        let (with, without) = try drop.foundWithAndWithout("runcliptonal=0")
-        #expect(with.found >= 109 && with.reported == with.found, "with the rule \(with) of \(drop.labels.count)")
-        #expect(without.found <= 102, "without it \(without)")
+        try drop.expectRule(off: "runcliptonal=0", labels: 110, found: 109..., falseReports: 0...0,
+                          foundWithout: ...102, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -147,10 +139,8 @@ struct RealCorpusToolTests {
     func quietRoomClapsRejected() throws {
         let rally = try CorpusFile(seed: 19, seconds: 60, source: "csmash", part: "rally")
         defer { rally.remove() }
-        #expect(rally.labels.count == 67)
-        let (with, without) = try rally.foundWithAndWithout("brightflat=0")
-        #expect(with.found == 67 && with.reported - with.found <= 3, "with the rule \(with) of \(rally.labels.count)")
-        #expect(without.found == 67 && without.reported - without.found >= 14, "without it \(without)")
+        try rally.expectRule(off: "brightflat=0", labels: 67, found: 67...67, falseReports: ...3,
+                          foundWithout: 67...67, falseWithout: 14...)
     }
 
     @Test("""
@@ -162,10 +152,8 @@ struct RealCorpusToolTests {
     func droppedBallRingStirNotOnTime() throws {
         let drop = try CorpusFile(seed: 13, seconds: 60, condition: "snr20")
         defer { drop.remove() }
-        #expect(drop.labels.count == 103)
-        let (with, without) = try drop.foundWithAndWithout("runstir=0")
-        #expect(with.found >= 102 && with.reported - with.found <= 1, "with the rule \(with) of \(drop.labels.count)")
-        #expect(without.found <= 101 && without.reported - without.found >= 2, "without it \(without)")
+        try drop.expectRule(off: "runstir=0", labels: 103, found: 102..., falseReports: ...1,
+                          foundWithout: ...101, falseWithout: 2...)
     }
 
     @Test("""
@@ -176,10 +164,8 @@ struct RealCorpusToolTests {
     func droppedBallClockOverFourGaps() throws {
         let drop = try CorpusFile(seed: 15, seconds: 60, condition: "snr20")
         defer { drop.remove() }
-        #expect(drop.labels.count == 107)
-        let (with, without) = try drop.foundWithAndWithout("runclockgaps=2")
-        #expect(with.found >= 100 && with.reported - with.found <= 4, "four gaps \(with) of \(drop.labels.count)")
-        #expect(without.found <= 96, "two gaps \(without)")
+        try drop.expectRule(off: "runclockgaps=2", labels: 107, found: 100..., falseReports: ...4,
+                          foundWithout: ...96, falseWithout: Self.anyCount, named: ("four gaps", "two gaps"))
     }
 
     @Test("""
@@ -191,10 +177,8 @@ struct RealCorpusToolTests {
     func droppedClippedBallRetimed() throws {
         let drop = try CorpusFile(seed: 43, seconds: 60, source: "csmash")
         defer { drop.remove() }
-        #expect(drop.labels.count == 113)
-        let (with, without) = try drop.foundWithAndWithout("runclipretime=0")
-        #expect(with.found >= 111 && with.reported - with.found <= 2, "with the move \(with) of \(drop.labels.count)")
-        #expect(without.found <= 109 && without.reported - without.found >= 3, "without it \(without)")
+        try drop.expectRule(off: "runclipretime=0", labels: 113, found: 111..., falseReports: ...2,
+                          foundWithout: ...109, falseWithout: 3..., named: ("with the move", "without it"))
     }
 
     @Test("""
@@ -206,10 +190,9 @@ struct RealCorpusToolTests {
     func droppedRingingBallLooseSecond() throws {
         let drop = try CorpusFile(seed: 14, seconds: 30)
         defer { drop.remove() }
-        #expect(drop.labels.count == 44)
-        let (with, without) = try drop.foundWithAndWithout("runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0")
-        #expect(with.found >= 42 && with.reported - with.found <= 1, "with the rule \(with) of \(drop.labels.count)")
-        #expect(without.found <= 39, "without it \(without)")
+        try drop.expectRule(off: "runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0", labels: 44,
+                          found: 42..., falseReports: ...1,
+                          foundWithout: ...39, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -271,10 +254,9 @@ struct RealCorpusToolTests {
     func rallyAtZeroDBByTemplates() throws {
         let rally = try CorpusFile.rallyAtZeroDB(seed: 11, source: "csmash")
         defer { rally.remove() }
-        #expect(rally.labels.count == 79)
-        let (with, without) = try rally.foundWithAndWithout("tpl=0")
-        #expect(with.found >= 62 && with.reported - with.found <= 4, "with the templates \(with) of \(rally.labels.count)")
-        #expect(without.found <= 57, "without them \(without)")
+        try rally.expectRule(off: "tpl=0", labels: 79, found: 62..., falseReports: ...4,
+                          foundWithout: ...57, falseWithout: Self.anyCount,
+                          named: ("with the templates", "without them"))
     }
 
     @Test("""
@@ -314,10 +296,8 @@ struct RealCorpusToolTests {
         let rally = try CorpusFile(seed: 11, seconds: 60, source: "freesound", condition: "snr10", part: "rally",
                                    window: 0.005)
         defer { rally.remove() }
-        #expect(rally.labels.count == 79)
-        let (with, without) = try rally.foundWithAndWithout("cpflat=0")
-        #expect(with.found == 79 && with.reported == 79, "with the relief \(with)")
-        #expect(without.found <= 66, "without it \(without)")
+        try rally.expectRule(off: "cpflat=0", labels: 79, found: 79...79, falseReports: 0...0,
+                          foundWithout: ...66, falseWithout: Self.anyCount, named: ("with the relief", "without it"))
     }
 
     @Test("""
@@ -327,10 +307,8 @@ struct RealCorpusToolTests {
     func clippedDroppedBalls() throws {
         let drop = try CorpusFile(seed: 14, seconds: 60, source: "freesound")
         defer { drop.remove() }
-        #expect(drop.labels.count == 113)
-        let (with, without) = try drop.foundWithAndWithout("clip=0,runclip=0")
-        #expect(with.found >= 111 && with.reported - with.found <= 3, "with the rule \(with)")
-        #expect(without.found <= 107, "without it \(without)")
+        try drop.expectRule(off: "clip=0,runclip=0", labels: 113, found: 111..., falseReports: ...3,
+                          foundWithout: ...107, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -341,10 +319,8 @@ struct RealCorpusToolTests {
     func clippedRingDrop() throws {
         let drop = try CorpusFile(seed: 20, seconds: 60, source: "freesound")
         defer { drop.remove() }
-        #expect(drop.labels.count == 100)
-        let (with, without) = try drop.foundWithAndWithout("runclip=0")
-        #expect(with.found == 100 && with.reported - with.found <= 2, "with the rule \(with)")
-        #expect(without.found <= 95, "without it \(without)")
+        try drop.expectRule(off: "runclip=0", labels: 100, found: 100...100, falseReports: ...2,
+                          foundWithout: ...95, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -420,6 +396,9 @@ struct RealCorpusToolTests {
 
     /// real_corpus.py's dropped balls of one tuning seed (`--source swapped`: csmash's racket recording as the ball), in
     /// one condition (`clean`, `snr20`), and what `pongd detect` finds of them.
+    /// Any count: what `CorpusFile.expectRule` is not asked to check.
+    static let anyCount = Int.min...Int.max
+
     struct CorpusFile {
         let folder: URL
         let labels: [(time: Double, kind: String)]
@@ -445,6 +424,22 @@ struct RealCorpusToolTests {
         /// A seed's 60 s rally at 0 dB, scored within 10 ms (the issue's window there).
         static func rallyAtZeroDB(seed: Int, source: String) throws -> CorpusFile {
             try CorpusFile(seed: seed, seconds: 60, source: source, condition: "snr00", part: "rally", window: 0.010)
+        }
+
+        /// Expects the rule that `tune` turns off to matter on this file of `labels` labels: with it (the detector as
+        /// it stands) `found` of them found within `window` and `falseReports` other reports; without it
+        /// `foundWithout` and `falseWithout`. `named` says which is which in the messages.
+        func expectRule(off tune: String, labels: Int, found: some RangeExpression<Int>,
+                        falseReports: some RangeExpression<Int>, foundWithout: some RangeExpression<Int>,
+                        falseWithout: some RangeExpression<Int>,
+                        named: (with: String, without: String) = ("with the rule", "without it"),
+                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(self.labels.count == labels, sourceLocation: sourceLocation)
+            let (with, without) = try foundWithAndWithout(tune)
+            #expect(found.contains(with.found) && falseReports.contains(with.reported - with.found),
+                    "\(named.with) \(with) of \(self.labels.count)", sourceLocation: sourceLocation)
+            #expect(foundWithout.contains(without.found) && falseWithout.contains(without.reported - without.found),
+                    "\(named.without) \(without)", sourceLocation: sourceLocation)
         }
 
         /// `found` as the detector stands, and with `tune` (the rule under test turned off).

@@ -66,7 +66,7 @@ struct StreamTypicals {
         if centroidHz.isFinite, centroidHz > 0 {
             if centroidHz >= self.centroidHz {
                 brightBalls += 1
-                brightCentroidHz += max(0.1, 1 / Float(brightBalls)) * (centroidHz - brightCentroidHz)
+                brightCentroidHz += Self.weight(count: brightBalls, memory: 10) * (centroidHz - brightCentroidHz)
             }
             self.centroidHz += (self.centroidHz == 0 ? 1 : weight) * (centroidHz - self.centroidHz)
         }
@@ -87,17 +87,19 @@ struct StreamTypicals {
     /// The brighter balls' centroid (`brightCentroidHz`) once the stream has reported `minimumBalls`, else 0.
     func brightestCentroidHz(minimumBalls: Int) -> Float { balls >= minimumBalls ? brightCentroidHz : 0 }
 
-    /// A plain mean of a template's first ten balls, then a running mean over about ten (−∞ lanes, bands the rate
-    /// lacks or a silent band, are left as they are).
     /// Teaches a template of band levels one more ball: a plain mean of the first `memory`, then a running mean over
     /// about `memory` (lanes not finite are left as they were).
     static func teach(_ template: inout SIMD8<Float>, _ count: inout Int, _ ball: SIMD8<Float>, memory: Int = 10) {
         count += 1
-        let weight = max(1 / Float(max(memory, 1)), 1 / Float(count))
+        let weight = weight(count: count, memory: memory)
         for band in 0..<8 where ball[band].isFinite {
             template[band] += weight * (ball[band] - template[band])
         }
     }
+
+    /// The step of a running mean at its `count`th sample: a plain mean of the first `memory`, then over about
+    /// `memory`.
+    static func weight(count: Int, memory: Int) -> Float { max(1 / Float(max(memory, 1)), 1 / Float(max(count, 1))) }
 
     /// Whether band levels sound like this stream's balls: over the first `bands`, their differences from the
     /// template (`templates` 1: all balls'; 2: either kind's) spread by at most `shapeDB` (RMS about their mean),
