@@ -184,7 +184,7 @@ struct CandidateRulesTests {
     func faintBright() {
         var hiss = ball(attack: 10, snr: 5, decay: -15, risingBands: 3)
         hiss.centroidHz = 3000
-        guard case (.impact, .resonance) = rules { $0.faintBrightAttackDB = 0 }.decision(
+        guard case (.impact, .resonance) = rules({ $0.faintBrightAttackDB = 0 }).decision(
             hiss, evidence: .wholeBand, typicalAttackDB: 15, typicalCentroidHz: 1500) else {
             Issue.record("the resonance score no longer takes the test's candidate")
             return
@@ -403,6 +403,26 @@ struct CandidateRulesTests {
         late.decayDB = -8
         #expect(!isImpact(rules { $0.runInnovationDB = 0 }.verdict(late, evidence: .bandRise, typicalAttackDB: 40,
                                           followsImpact: true, likeness: .onTime, ringInnovationDB: 4)), "rule off")
+    }
+
+    @Test("an on-time candidate within 2 % of the run's clock is the next bounce on 3.5 dB of attack and 1.5 dB of innovation")
+    func runOnClock() {
+        let late = ball(attack: 4, snr: -20, decay: -8, risingBands: 1)  // a −28 dB bounce in the run's ring
+        func decided(clock: Double, innovation: Float, attack: Float = 4,
+                     _ change: (inout DetectorParameters) -> Void = { _ in }) -> (CandidateRules.Verdict, CandidateRule) {
+            var candidate = late
+            candidate.attackDB = attack
+            return rules(change).decision(candidate, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onTime, ringInnovationDB: innovation, clockError: clock)
+        }
+        let onClock = decided(clock: 0.01, innovation: 2)
+        #expect(isImpact(onClock.0) && onClock.1 == .runOnClock && onClock.1.name == "onclock")
+        #expect(!isImpact(decided(clock: 0.03, innovation: 2).0), "3 % off the clock: the unpredicted rule asks 3 dB")
+        #expect(!isImpact(decided(clock: .nan, innovation: 2).0), "no clock")
+        #expect(!isImpact(decided(clock: 0.01, innovation: 1).0), "the ring predicted it within 1.5 dB")
+        #expect(!isImpact(decided(clock: 0.01, innovation: 2, attack: 3).0), "under 3.5 dB of attack")
+        #expect(!isImpact(decided(clock: 0.01, innovation: 2, { $0.runOnClockError = 0 }).0), "rule off")
+        #expect(decided(clock: 0.01, innovation: 4).1 == .runUnpredicted, "the unpredicted rule names what it takes")
     }
 
     @Test("an on-time candidate the ring before it predicted is the ring's stirring: no on-time rule takes it")

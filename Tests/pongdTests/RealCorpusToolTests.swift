@@ -157,6 +157,19 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        a dropped ball's last bounce on the run's clock (csmash, tuning seed 18, 60 s, 20 dB): −30 dB under the first, \
+        43.7 ms after the one before and 0.6 % off the clock, it rises 5.1 dB over the ring but grows after it and the \
+        ring predicts all but 2.7 dB of it, short of the on-time and unpredicted rules; on the clock, all 108 bounces \
+        within 2 ms, 107 without the rule
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func droppedBallLastBounceOnClock() throws {
+        let drop = try CorpusFile(seed: 18, seconds: 60, source: "csmash", condition: "snr20")
+        defer { drop.remove() }
+        try drop.expectRule(off: "runonclock=0", labels: 108, found: 108..., falseReports: ...1,
+                          foundWithout: ...107, falseWithout: Self.anyCount)
+    }
+
+    @Test("""
         a run's clock from four gaps (csmash's racket recording as a dropped ball's bounce, tuning seed 15, 60 s, \
         20 dB): late bounces 40–50 ms apart are timed within a millisecond, 2–5 % of their gap, and the last two gaps \
         alone put the next bounce off the clock; fitted over four, 101 of 107 bounces within 2 ms, 94 with two

@@ -44,12 +44,13 @@ struct CandidateRules {
     /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted
     /// an on-time candidate (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     /// `brightestBallHz`: how bright the stream's brighter balls ring (`StreamTypicals.brightestCentroidHz`; 0 while it
-    /// knows too few), against which a bright flat onset is a clap (`isBrightFlat`).
+    /// knows too few), against which a bright flat onset is a clap (`isBrightFlat`). `clockError`: an on-time
+    /// candidate's distance from the run's clock (`BounceRun.clockError`; NaN when not on time), for `onClock`.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil,
                   likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
-                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false,
+                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false, clockError: Double = .nan,
                   brightestBallHz: Float = 0) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
@@ -59,12 +60,14 @@ struct CandidateRules {
         if followsImpact, features.clipsAnew(share: parameters.runClippedShare, ratio: parameters.runClippedBeforeRatio) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runClipped)
         }
-        if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted) {
+        if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted,
+                      clockError: clockError) {
             let rule: CandidateRule = switch likeness {
             case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
             case .looseSecond, .looseThird, .looseLater: .runLoose
             case .third: startsOnAttack(features) ? .runThird : .runStartUnpredicted
-            case .onTime: onTime(features) ? .runOnTime : .runUnpredicted
+            case .onTime: onTime(features) ? .runOnTime
+                : unpredicted(features, ringInnovationDB) ? .runUnpredicted : .runOnClock
             default: .runLike
             }
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
@@ -215,7 +218,7 @@ struct CandidateRules {
     /// like the last of a run under way (`.underWay`) matches on that evidence too: shaped closer than the loose rule
     /// asks, it is held to no more.
     func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
-                    ringPredicted: Bool = false) -> Bool {
+                    ringPredicted: Bool = false, clockError: Double = .nan) -> Bool {
         let attack: Float
         let bands = parameters.runLikeBands
         let decay = parameters.runDecayDB
@@ -231,7 +234,8 @@ struct CandidateRules {
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
         case .onTime:
             return parameters.runSeconds > 0 && !ringPredicted
-                && (onTime(features) || unpredicted(features, ringInnovationDB))
+                && (onTime(features) || unpredicted(features, ringInnovationDB)
+                    || onClock(features, ringInnovationDB, clockError: clockError))
         }
         return parameters.runSeconds > 0 && (features.attackDB >= attack && features.risingBands >= bands
             && features.decayDB <= decay
@@ -270,6 +274,16 @@ struct CandidateRules {
             ? max(parameters.runInnovationDB, parameters.runInnovationFaintDB) : parameters.runInnovationDB
         return parameters.runInnovationDB > 0 && ringInnovationDB >= asked
             && features.attackDB >= parameters.runInnovationAttackDB
+            && features.decayDB <= parameters.runInnovationDecayDB
+    }
+
+    /// An on-time candidate within `DetectorParameters.runOnClockError` of the run's clock: an attack of
+    /// `runOnClockAttackDB` and an innovation of `runOnClockInnovationDB` are enough, growing by at most
+    /// `runInnovationDecayDB`. NaN `clockError` (no clock) never is.
+    func onClock(_ features: ImpactFeatures, _ ringInnovationDB: Float, clockError: Double) -> Bool {
+        parameters.runOnClockError > 0 && clockError <= parameters.runOnClockError
+            && features.attackDB >= parameters.runOnClockAttackDB
+            && ringInnovationDB >= parameters.runOnClockInnovationDB
             && features.decayDB <= parameters.runInnovationDecayDB
     }
 
@@ -333,6 +347,9 @@ package enum CandidateRule: UInt8, Sendable {
     /// Accepted: like the last bounce, on time, short of the on-time rule's attack or growth, but unpredicted by the
     /// ring before it (`DetectorParameters.runInnovationDB`).
     case runUnpredicted
+    /// Accepted: like the last bounce, closely on the run's clock, on less attack and innovation than the on-time and
+    /// unpredicted rules ask (`DetectorParameters.runOnClockError`).
+    case runOnClock
     /// Accepted: a run of two's third bounce (`RunLikeness.third`).
     case runThird
     /// Accepted: the last of a rejected run on a bouncing ball's clock (`DetectorParameters.rejectedRunShapeDB`).
@@ -384,6 +401,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runLoose: "loose"
         case .runOnTime: "ontime"
         case .runUnpredicted: "unpredicted"
+        case .runOnClock: "onclock"
         case .runThird: "third"
         case .rejectedRun: "rejrun"
         case .streamLike: "streamlike"

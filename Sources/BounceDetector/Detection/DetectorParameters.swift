@@ -201,6 +201,17 @@ public struct DetectorParameters: Sendable, Equatable {
     /// `runInnovationDB` measure under this, dB) is the ring's stirring, not a strike: no on-time rule takes it. The
     /// on-time bounces the tuning splits' rules took had 2.7 dB and more. 0 = off.
     public var runOnTimePredictedDB: Float = 0
+    /// An on-time candidate (`runOnTime`) within this share of the due gap from the run's clock
+    /// (`BounceRun.clockError`) is still the next bounce on less than the on-time or unpredicted rules ask: an attack
+    /// of `runOnClockAttackDB` and a ring innovation (`runInnovationDB`'s measure) of `runOnClockInnovationDB`. A ball
+    /// keeps its clock to a millisecond or two; the ring's stirrings and the room's sounds fall anywhere. On the tuning
+    /// drops' rejected due candidates within 2 % of the clock, attack ≥ 3.5 dB and innovation ≥ 1.5 dB, 52 were
+    /// bounces no rule took and 14 were not (wider let in more of the room and the ring: 3 % held 68 and 24, 5 % 77 and 46). 0 = off.
+    public var runOnClockError: Double = 0.02
+    /// See `runOnClockError` (dB).
+    public var runOnClockAttackDB: Float = 3.5
+    /// See `runOnClockError` (dB).
+    public var runOnClockInnovationDB: Float = 1.5
     /// See `runInnovationDB` (dB): its bands must rise over the room 15…3 ms before at all. That stretch holds the
     /// last bounce's ring, louder than the ring at the onset, so a faint bounce rises over it by 1–3 dB.
     public var runInnovationAttackDB: Float = 1

@@ -387,7 +387,7 @@ public final class ImpactDetector {
             followsImpact: fit.followsImpact, earlyRunExcessDB: fit.earlyRunExcessDB, likeness: fit.likeness,
             likeStream: shape.like, unlikeStream: shape.unlike,
             modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
-            ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted,
+            ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted, clockError: fit.clockError,
             brightestBallHz: typicals.brightestCentroidHz(minimumBalls: parameters.brightFlatMinimumBalls))
         if case .rejected = verdict, run.endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
