@@ -189,6 +189,8 @@ enum DetectorTuning {
         "runonclock": parameter(\.runOnClockError),
         "runonclockattack": parameter(\.runOnClockAttackDB),
         "runonclockinnov": parameter(\.runOnClockInnovationDB),
+        "runonclockloose": parameter(\.runOnClockLooseInnovationDB),
+        "runonclocklooseclock": parameter(\.runOnClockLooseError),
         "runontimeattack": parameter(\.runOnTimeAttackDB),
         "runontimedecay": parameter(\.runOnTimeDecayDB),
         "runclock": parameter(\.runClockTolerance),

@@ -425,6 +425,25 @@ struct CandidateRulesTests {
         #expect(decided(clock: 0.01, innovation: 4).1 == .runUnpredicted, "the unpredicted rule names what it takes")
     }
 
+    @Test("a loosely shaped later bounce within 1 % of the run's clock is the next bounce on the on-time rule's evidence and 6 dB of innovation")
+    func runOnClockLoosely() {
+        var loose = ball(attack: 10, snr: 3, decay: 3, risingBands: 3)  // grows 3 dB: the unpredicted start asks none
+        loose.tonality = 0
+        func decided(clock: Double, innovation: Float,
+                     _ change: (inout DetectorParameters) -> Void = { _ in }) -> (CandidateRules.Verdict, CandidateRule) {
+            rules(change).decision(loose, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true,
+                                   likeness: .looseLater, ringInnovationDB: innovation, clockError: clock)
+        }
+        let taken = decided(clock: 0.003, innovation: 11)
+        #expect(isImpact(taken.0) && taken.1 == .runOnClock)
+        #expect(!isImpact(decided(clock: 0.015, innovation: 11).0), "1.5 % off the clock: the loose rule asks 14 dB")
+        #expect(!isImpact(decided(clock: .nan, innovation: 11).0), "no clock")
+        #expect(!isImpact(decided(clock: 0.003, innovation: 5).0), "the ring predicted all but 5 dB")
+        #expect(!isImpact(decided(clock: 0.003, innovation: 11, { $0.runOnClockLooseInnovationDB = 0 }).0), "rule off")
+        loose.decayDB = 6
+        #expect(!isImpact(decided(clock: 0.003, innovation: 11).0), "grows past the on-time rule's 5 dB")
+    }
+
     @Test("an on-time candidate the ring before it predicted is the ring's stirring: no on-time rule takes it")
     func runPredicted() {
         let stirring = ball(attack: 6, snr: 5, decay: -5, risingBands: 2)

@@ -64,6 +64,7 @@ struct CandidateRules {
                       clockError: clockError) {
             let rule: CandidateRule = switch likeness {
             case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
+            case .looseLater where onClockLoosely(features, ringInnovationDB, clockError: clockError): .runOnClock
             case .looseSecond, .looseThird, .looseLater: .runLoose
             case .third: startsOnAttack(features) ? .runThird : .runStartUnpredicted
             case .onTime: onTime(features) ? .runOnTime
@@ -228,6 +229,8 @@ struct CandidateRules {
         case .second, .third:
             return parameters.runSeconds > 0
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
+        case .looseLater where onClockLoosely(features, ringInnovationDB, clockError: clockError):
+            return parameters.runSeconds > 0
         case .looseSecond, .looseThird, .looseLater:
             return parameters.runSeconds > 0 && ringInnovationDB >= parameters.runLooseInnovationDB
                 && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
@@ -285,6 +288,14 @@ struct CandidateRules {
             && features.attackDB >= parameters.runOnClockAttackDB
             && ringInnovationDB >= parameters.runOnClockInnovationDB
             && features.decayDB <= parameters.runInnovationDecayDB
+    }
+
+    /// A loosely shaped later bounce (`RunLikeness.looseLater`) within `DetectorParameters.runOnClockLooseError` of the
+    /// run's clock, on the on-time rule's evidence (`onTime`) and `runOnClockLooseInnovationDB` of ring innovation.
+    func onClockLoosely(_ features: ImpactFeatures, _ ringInnovationDB: Float, clockError: Double) -> Bool {
+        parameters.runOnClockLooseInnovationDB > 0 && clockError <= parameters.runOnClockLooseError
+            && ringInnovationDB >= parameters.runOnClockLooseInnovationDB
+            && onTime(features)
     }
 
     /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that

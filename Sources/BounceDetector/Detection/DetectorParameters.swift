@@ -212,6 +212,12 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runOnClockAttackDB: Float = 3.5
     /// See `runOnClockError` (dB).
     public var runOnClockInnovationDB: Float = 1.5
+    /// A loosely shaped bounce (`RunLikeness.looseLater`: its shape 5–6 dB from the last bounce's, past what the
+    /// on-time rule takes) within `runOnClockLooseError` of the clock is the next bounce on the on-time rule's attack
+    /// and growth and this much ring innovation (dB), not the loose rule's `runLooseInnovationDB`. 0 = off.
+    public var runOnClockLooseInnovationDB: Float = 6
+    /// See `runOnClockLooseInnovationDB` (share of the due gap).
+    public var runOnClockLooseError: Double = 0.01
     /// See `runInnovationDB` (dB): its bands must rise over the room 15…3 ms before at all. That stretch holds the
     /// last bounce's ring, louder than the ring at the onset, so a faint bounce rises over it by 1–3 dB.
     public var runInnovationAttackDB: Float = 1

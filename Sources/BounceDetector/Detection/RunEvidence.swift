@@ -28,7 +28,8 @@ final class RunEvidence {
         var unpredictedDB: Float
         /// The ring before an on-time candidate predicted it (`DetectorParameters.runOnTimePredictedDB`).
         var predicted: Bool
-        /// An on-time candidate's distance from the run's clock (`BounceRun.clockError`); NaN for any other.
+        /// An on-time or loosely shaped later candidate's distance from the run's clock (`BounceRun.clockError`); NaN
+        /// for any other.
         var clockError: Double
         /// The last impact's excess over the room while the run has one or two impacts, no bouncing ball yet
         /// (`DetectorParameters.runEarlyExcessDB`); nil in a run of three or more.
@@ -75,7 +76,8 @@ final class RunEvidence {
         }
         return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
                           predicted: innovation.predicted,
-                          clockError: likeness == .onTime ? bounces.clockError(at: onset) ?? .nan : .nan,
+                          clockError: likeness == .onTime || likeness == .looseLater
+                              ? bounces.clockError(at: onset) ?? .nan : .nan,
                           earlyRunExcessDB: bounces.length < 3 ? bounces.lastExcessDB : nil)
     }
 
