@@ -208,6 +208,7 @@ enum DetectorTuning {
         "runretimeskip": milliseconds(\.runRetimeSkipSeconds),
         "runretimescope": parameter(\.runRetimeScope),
         "stronger": parameter(\.strongerOnsetRatio),
+        "strongerrun": parameter(\.strongerOnsetRunRatio),
         "applause": parameter(\.applauseTolerance),
         "applausemin": .parameters { $0.applausePeriodSeconds = $1 / 1000...max($1 / 1000, $0.applausePeriodSeconds.upperBound) },
         "applausemax": .parameters { $0.applausePeriodSeconds = $0.applausePeriodSeconds.lowerBound...max($1 / 1000, $0.applausePeriodSeconds.lowerBound) },

@@ -445,6 +445,15 @@ package enum CandidateRule: UInt8, Sendable {
         }
     }
 
+    /// Whether it accepted a candidate as a later bounce of a run under way, on the run's clock or shape: what a
+    /// ring's stirring just before a bounce is taken for (`DetectorParameters.strongerOnsetRunRatio`).
+    var continuesLaterBounce: Bool {
+        switch self {
+        case .runContinues, .runLike, .runOnTime, .runUnpredicted, .runOnClock: true
+        default: false
+        }
+    }
+
     /// Whether a report it accepted may teach the stream's templates (`BallTemplates`): accepted on the ball's own
     /// timbre, not on the run's evidence nor on the templates themselves.
     var learnsTemplate: Bool {

@@ -48,6 +48,9 @@ public final class ImpactDetector {
     private var pending: ImpactCandidate?
     /// The whole band's flux at the trigger of the candidate whose refractory holds (`strongerOnsetRatio`).
     private var refractoryFlux: Float = .infinity
+    /// How many times `refractoryFlux` an onset in the refractory must reach (`strongerOnsetRatio`, or
+    /// `strongerOnsetRunRatio` once the candidate was reported as a run's later bounce).
+    private var refractoryRatio: Float = 0
     private var holdOffs = HoldOffs()
     /// The stream's run of bounces: where the next is due, how a candidate fits it, how its ring times one.
     private let run: RunEvidence
@@ -263,8 +266,7 @@ public final class ImpactDetector {
         let supersede = parameters.racketUpgrade & 4 != 0
         if pending == nil, !holdOffs.refractory(at: written), let evidence {
             trigger(strength: strength, evidence: evidence)
-        } else if pending == nil, evidence == .wholeBand, parameters.strongerOnsetRatio > 0,
-                  strength > parameters.strongerOnsetRatio * refractoryFlux {
+        } else if pending == nil, evidence == .wholeBand, refractoryRatio > 0, strength > refractoryRatio * refractoryFlux {
             // Decided, and still in its refractory: an onset several times stronger is no ring of it.
             trigger(strength: strength, evidence: .wholeBand)
         } else if supersede, evidence == .wholeBand,
@@ -330,6 +332,7 @@ public final class ImpactDetector {
     private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
         refractoryFlux = candidate.evidence == .wholeBand ? candidate.flux : .infinity
+        refractoryRatio = parameters.strongerOnsetRatio
         holdOffs.commit(onset: candidate.onset, refractory: Int64(parameters.samples(parameters.refractorySeconds)),
                         quiet: Int64(parameters.samples(0.04)))
     }
@@ -429,6 +432,9 @@ public final class ImpactDetector {
                                   speedingRun: run.isSpeedingBounce(candidate.onset, followsImpact: fit.followsImpact),
                                   otherwise: ruleKind)
             kinds.report(candidate.onset, levels: features.bandLevelsDB, kind: kind)
+            if rule.continuesLaterBounce, parameters.strongerOnsetRatio > 0, parameters.strongerOnsetRunRatio > 0 {
+                refractoryRatio = parameters.strongerOnsetRunRatio
+            }
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
                        endsRejectedRun: rule == .rejectedRun)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB,
