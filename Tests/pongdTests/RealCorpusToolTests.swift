@@ -224,7 +224,7 @@ struct RealCorpusToolTests {
         bounce struck inside the first's ring is shaped 2.5–6 dB off it, too far for the second-bounce rules, and the \
         whole sequence was lost with it; unpredicted by that ring and not flat, it is the second bounce: 43 of 44 \
         bounces within 2 ms (42 before the third's and later one's rules), 39 without the second's (40 since a \
-        stronger onset after a run's later bounce triggers at 2 ×)
+        loosely shaped bounce on the run's clock needs less: `runonclockloose`)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedRingingBallLooseSecond() throws {
         let drop = try CorpusFile(seed: 14, seconds: 30)
