@@ -44,8 +44,9 @@ struct CandidateRules {
     /// `runStartInnovationDB`, `runLooseInnovationDB`; −∞ when not measured); `ringPredicted` when that ring predicted
     /// an on-time candidate (`DetectorParameters.runOnTimePredictedDB`): no on-time rule takes it.
     /// `brightestBallHz`: how bright the stream's brighter balls ring (`StreamTypicals.brightestCentroidHz`; 0 while it
-    /// knows too few), against which a bright flat onset is a clap (`isBrightFlat`). `clockError`: an on-time
-    /// candidate's distance from the run's clock (`BounceRun.clockError`; NaN when not on time), for `onClock`.
+    /// knows too few), against which a bright flat onset is a clap (`isBrightFlat`). `clockError`: an on-time or
+    /// loosely shaped later candidate's distance from the run's clock (`BounceRun.clockError`; NaN for any other),
+    /// for `onClock` and `onClockLoosely`.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil,
                   likeness: RunLikeness = .none,
@@ -359,7 +360,8 @@ package enum CandidateRule: UInt8, Sendable {
     /// ring before it (`DetectorParameters.runInnovationDB`).
     case runUnpredicted
     /// Accepted: like the last bounce, closely on the run's clock, on less attack and innovation than the on-time and
-    /// unpredicted rules ask (`DetectorParameters.runOnClockError`).
+    /// unpredicted rules ask (`DetectorParameters.runOnClockError`), or shaped loosely like it and closer still, on
+    /// less innovation than the loose rule asks (`runOnClockLooseInnovationDB`).
     case runOnClock
     /// Accepted: a run of two's third bounce (`RunLikeness.third`).
     case runThird

@@ -206,7 +206,8 @@ public struct DetectorParameters: Sendable, Equatable {
     /// of `runOnClockAttackDB` and a ring innovation (`runInnovationDB`'s measure) of `runOnClockInnovationDB`. A ball
     /// keeps its clock to a millisecond or two; the ring's stirrings and the room's sounds fall anywhere. On the tuning
     /// drops' rejected due candidates within 2 % of the clock, attack ≥ 3.5 dB and innovation ≥ 1.5 dB, 52 were
-    /// bounces no rule took and 14 were not (wider let in more of the room and the ring: 3 % held 68 and 24, 5 % 77 and 46). 0 = off.
+    /// bounces no rule took and 14 were not (wider let in more of the room and the ring: 3 % held 68 and 24, 5 % 77
+    /// and 46). 0 = off.
     public var runOnClockError: Double = 0.02
     /// See `runOnClockError` (dB).
     public var runOnClockAttackDB: Float = 3.5
