@@ -266,7 +266,8 @@ public final class ImpactDetector {
         let supersede = parameters.racketUpgrade & 4 != 0
         if pending == nil, !holdOffs.refractory(at: written), let evidence {
             trigger(strength: strength, evidence: evidence)
-        } else if pending == nil, evidence == .wholeBand, refractoryRatio > 0, strength > refractoryRatio * refractoryFlux {
+        } else if pending == nil, evidence == .wholeBand, refractoryRatio > 0,
+                  strength > refractoryRatio * refractoryFlux {
             // Decided, and still in its refractory: an onset several times stronger is no ring of it.
             trigger(strength: strength, evidence: .wholeBand)
         } else if supersede, evidence == .wholeBand,
