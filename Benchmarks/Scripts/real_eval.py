@@ -97,13 +97,30 @@ def detect(a, wav, out_dir, threshold):
     return out
 
 
-def match(ref, rk, est, ek, window):
-    """Matched count, signed errors (ms) and (label kind, detected kind) pairs, as score_onsets.score matches."""
+def match(ref, rk, est, ek, window, found=None):
+    """Matched count, signed errors (ms) and (label kind, detected kind) pairs, as score_onsets.score matches;
+    `found`, when given, collects the matched labels' indices."""
     if not len(ref) or not len(est):
         return 0, [], []
     pairs = mir_eval.util.match_events(ref, est, window)
+    if found is not None:
+        found.update(i for i, _ in pairs)
     kinds = [(rk[i], ek[j]) for i, j in pairs if rk[i] and ek[j]]
     return len(pairs), [(est[j] - ref[i]) * 1000 for i, j in pairs], kinds
+
+
+# A label's place in its file (1 = the stream's first ball): what a stream that has learned nothing yet hears.
+POSITIONS = (("1", 1, 1), ("2", 2, 2), ("3-4", 3, 4), ("5-10", 5, 10), ("11-20", 11, 20), ("21+", 21, 10 ** 9))
+
+
+def by_position(counts):
+    """Recall of each POSITIONS bucket from (found, total) per label index (0-based)."""
+    out = {}
+    for name, lo, hi in POSITIONS:
+        hits = sum(f for i, (f, n) in counts.items() if lo <= i + 1 <= hi)
+        total = sum(n for i, (f, n) in counts.items() if lo <= i + 1 <= hi)
+        out[name] = dict(recall=hits / total if total else None, n=total)
+    return out
 
 
 def evaluate(a, threshold):
@@ -135,10 +152,15 @@ def evaluate(a, threshold):
     for name, window, target, measure in targets:
         tp = n_ref = n_est = 0
         errors = []
+        positions = {}
         for s in seeds:
             ref, rk = score_onsets.load(labels_for(a, s, name), None, None)
             est, ek = score_onsets.load(paths[(s, name)], None, None)
-            hit, err, kinds = match(ref, rk, est, ek, window)
+            found = set()
+            hit, err, kinds = match(ref, rk, est, ek, window, found)
+            for i in range(len(ref)):
+                f, n = positions.get(i, (0, 0))
+                positions[i] = (f + (i in found), n + 1)
             tp, n_ref, n_est = tp + hit, n_ref + len(ref), n_est + len(est)
             errors += err
             if name in KIND_FILES:
@@ -149,7 +171,8 @@ def evaluate(a, threshold):
         value = f if measure == "f1" else r
         rows[name] = dict(window_ms=window * 1000, precision=p, recall=r, f1=f, measure=measure, value=value,
                           target=target, met=None if target is None else value >= target - 1e-9,
-                          bias_ms=float(np.mean(errors)) if errors else None, n_ref=n_ref, n_est=n_est)
+                          bias_ms=float(np.mean(errors)) if errors else None, n_ref=n_ref, n_est=n_est,
+                          recall_by_position=by_position(positions))
     kind = sum(x == y for x, y in kind_pairs) / len(kind_pairs) if kind_pairs else None
     rows["kind"] = dict(value=kind, target=0.90, met=None if kind is None else kind >= 0.90, n=len(kind_pairs))
     return rows
@@ -173,6 +196,10 @@ def print_rows(a, rows, threshold):
         met = "-" if r["met"] is None else ("yes" if r["met"] else "NO")
         print("  %-20s %4.0fms %6.3f %6.3f %6.3f %7s %7s  %s" % (
             name, r["window_ms"], r["precision"], r["recall"], r["f1"], bias, target, met))
+        if a.positions:
+            print("  %20s recall by the label's place in its file: %s" % ("", "  ".join(
+                "%s %s" % (k, "-" if v["recall"] is None else "%.2f" % v["recall"])
+                for k, v in r["recall_by_position"].items())))
     k = rows["kind"]
     print("  kind accuracy %s (target 0.90, %d matched impacts)" % (
         "-" if k["value"] is None else "%.3f" % k["value"], k["n"]))
@@ -195,6 +222,8 @@ def main():
                                    "runs side by side never read each other's; /tmp/real_eval for the peers, a cache)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--positions", action="store_true",
+                    help="also print each file's recall by the label's place in it (1 = the stream's first ball)")
     ap.add_argument("--stress", action="store_true",
                     help="also score real_corpus.py --stress's dropped balls at 15 and 10 dB (tuning splits only)")
     a = ap.parse_args()
