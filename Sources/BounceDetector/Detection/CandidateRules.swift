@@ -13,6 +13,9 @@ struct CandidateRules {
         /// Drop it; `restore` undoes the hold-offs it set (as if it had not been), then `endRefractory` ends the
         /// refractory now.
         case rejected(restore: Bool, endRefractory: Bool)
+
+        /// Whether it reports a ball.
+        var isImpact: Bool { if case .impact = self { true } else { false } }
     }
 
     /// The verdict on a candidate with `features` that `evidence` triggered, in a stream whose balls typically

@@ -442,6 +442,13 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runClipRetimeRise: Float = 0.1
     /// See `runClipRetimeRise`.
     public var runClipRetimeShare: Float = 0.4
+    /// See `runClipRetimeRise`: a rejected candidate moves too when the later stretch sits at the rail at least this
+    /// share of the time (0 = never)…
+    public var runClipRetimeRejectedShare: Float = 0.6
+    /// …to the refiner's edge within this long (s) of that stretch's start (0 = to its start)…
+    public var runClipRetimeRefine = 0.002
+    /// …in a run of at most this many impacts.
+    public var runClipRetimeRejectedRun = 2
     /// See `runClipRetimeRise`: only a candidate whose attack (dB) is under this moves; a bounce rises clearly.
     public var runClipRetimeAttackDB: Float = 8
     /// See `runClipRetimeRise`: nor one the ring before it failed to predict by this much (dB) or more: a new event.

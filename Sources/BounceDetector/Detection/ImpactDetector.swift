@@ -414,9 +414,20 @@ public final class ImpactDetector {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
-        if case .impact = verdict, let later = run.clipRetimed(candidate, raw: raw, end: written,
-                                                               attackDB: features.attackDB,
-                                                               innovationDB: fit.unpredictedDB) {
+        let rejectedLeast: Float? = parameters.runClipRetimeRejectedShare > 0 && rule != .applause
+            ? parameters.runClipRetimeRejectedShare : nil
+        if verdict.isImpact || rejectedLeast != nil,
+           var later = run.clipRetimed(candidate, raw: raw, end: written, attackDB: features.attackDB,
+                                       innovationDB: fit.unpredictedDB, least: verdict.isImpact ? nil : rejectedLeast) {
+            if !verdict.isImpact, parameters.runClipRetimeRefine > 0 {
+                let reach = Int64(parameters.samples(parameters.runClipRetimeRefine))
+                if let edge = OnsetRefiner.edge(in: highPassed, searchStart: later.onset,
+                                                searchEnd: min(written, later.onset + reach), settings: refinerSettings) {
+                    later.onset = max(later.onset, edge.onset)
+                    later.peak = edge.peak
+                    later.noise = edge.noiseRMS
+                }
+            }
             commit(later)
             return
         }

@@ -64,12 +64,13 @@ extension RunEvidence {
     /// a peak; the bounce came a few ms later (decided `decisionDelay` after its new onset). A rejected candidate is
     /// left alone: the bounce triggers anew.
     func clipRetimed(_ candidate: ImpactCandidate, raw: SampleRing, end: Int64, attackDB: Float,
-                     innovationDB: Float) -> ImpactCandidate? {
+                     innovationDB: Float, least: Float? = nil) -> ImpactCandidate? {
         guard parameters.runClipRetimeRise > 0, !candidate.retimed, attackDB < parameters.runClipRetimeAttackDB,
               innovationDB < parameters.runClipRetimeInnovationDB, bounces.continues(at: candidate.onset),
+              least == nil || bounces.length <= parameters.runClipRetimeRejectedRun,
               let onset = FeatureExtractor.denserClipping(
                   raw, onset: candidate.onset, end: end, span: parameters.samples(0.003),
-                  rise: parameters.runClipRetimeRise, least: parameters.runClipRetimeShare)
+                  rise: parameters.runClipRetimeRise, least: least ?? parameters.runClipRetimeShare)
         else { return nil }
         var later = candidate
         later.onset = onset
