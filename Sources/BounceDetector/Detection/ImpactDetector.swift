@@ -359,6 +359,33 @@ public final class ImpactDetector {
                                evidence: candidate.evidence))
     }
 
+    /// A candidate in a ring pinned to the phone's rail, moved to where the rail holds the signal far more often
+    /// (`RunEvidence.clipRetimed`), to be decided again there: an accepted one (the ring's stirring at a peak), or a
+    /// rejected one in a run of one or two whose refractory would hold off the bounce it ran ahead of — to a stretch
+    /// at the rail `runClipRetimeRejectedShare` of the time, then to the refiner's edge within `runClipRetimeRefine`
+    /// of it. Nil when it stays.
+    private func clipRetimed(_ candidate: ImpactCandidate, _ features: ImpactFeatures, verdict: CandidateRules.Verdict,
+                             rule: CandidateRule, innovationDB: Float) -> ImpactCandidate? {
+        if verdict.isImpact {
+            return run.clipRetimed(candidate, raw: raw, end: written, attackDB: features.attackDB,
+                                   innovationDB: innovationDB)
+        }
+        guard parameters.runClipRetimeRejectedShare > 0, rule != .applause,
+              var later = run.clipRetimed(candidate, raw: raw, end: written, attackDB: features.attackDB,
+                                          innovationDB: innovationDB, least: parameters.runClipRetimeRejectedShare)
+        else { return nil }
+        if parameters.runClipRetimeRefine > 0,
+           let edge = OnsetRefiner.edge(in: highPassed, searchStart: later.onset,
+                                        searchEnd: min(written, later.onset + Int64(parameters.samples(
+                                            parameters.runClipRetimeRefine))),
+                                        settings: refinerSettings) {
+            later.onset = max(later.onset, edge.onset)
+            later.peak = edge.peak
+            later.noise = edge.noiseRMS
+        }
+        return later
+    }
+
     /// Whether the stream's templates (`BallTemplates`) give back a candidate the rules rejected: one that rose by
     /// `templateScoreAttackDB`…`templateRecoverAttackDB` in a loud room and sounds like the stream's own balls. Scored
     /// only where it could change the verdict (the cost: most rejected candidates are the room's); the cosine for
@@ -414,20 +441,8 @@ public final class ImpactDetector {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
-        let rejectedLeast: Float? = parameters.runClipRetimeRejectedShare > 0 && rule != .applause
-            ? parameters.runClipRetimeRejectedShare : nil
-        if verdict.isImpact || rejectedLeast != nil,
-           var later = run.clipRetimed(candidate, raw: raw, end: written, attackDB: features.attackDB,
-                                       innovationDB: fit.unpredictedDB, least: verdict.isImpact ? nil : rejectedLeast) {
-            if !verdict.isImpact, parameters.runClipRetimeRefine > 0 {
-                let reach = Int64(parameters.samples(parameters.runClipRetimeRefine))
-                if let edge = OnsetRefiner.edge(in: highPassed, searchStart: later.onset,
-                                                searchEnd: min(written, later.onset + reach), settings: refinerSettings) {
-                    later.onset = max(later.onset, edge.onset)
-                    later.peak = edge.peak
-                    later.noise = edge.noiseRMS
-                }
-            }
+        if let later = clipRetimed(candidate, features, verdict: verdict, rule: rule,
+                                   innovationDB: fit.unpredictedDB) {
             commit(later)
             return
         }

@@ -61,8 +61,9 @@ extension RunEvidence {
     /// (`Assessment.unpredictedDB`), where a run's next bounce is due, in a ring pinned to the phone's rail (`raw`):
     /// the same candidate moved, once, to where the rail holds the signal far more often than at its onset, up to
     /// `end` (`DetectorParameters.runClipRetimeRise`, `FeatureExtractor.denserClipping`). It was the ring's stirring at
-    /// a peak; the bounce came a few ms later (decided `decisionDelay` after its new onset). A rejected candidate is
-    /// left alone: the bounce triggers anew.
+    /// a peak; the bounce came a few ms later (decided `decisionDelay` after its new onset). A rejected one (`least`:
+    /// the later stretch's share at the rail asked of it) moves only in a run of at most
+    /// `DetectorParameters.runClipRetimeRejectedRun` impacts: a loud drop's second or third bounce, not a clap train.
     func clipRetimed(_ candidate: ImpactCandidate, raw: SampleRing, end: Int64, attackDB: Float,
                      innovationDB: Float, least: Float? = nil) -> ImpactCandidate? {
         guard parameters.runClipRetimeRise > 0, !candidate.retimed, attackDB < parameters.runClipRetimeAttackDB,
