@@ -73,10 +73,8 @@ struct RealCorpusToolTests {
         the loose rules' unpredicted start)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedRingingBall() throws {
-        let drop = try CorpusFile(seed: 13, seconds: 12)
-        defer { drop.remove() }
-        try drop.expectRule(off: "runstartinnov=0,runclip=0", labels: 13, found: 12..., falseReports: 0...0,
-                          foundWithout: ...4, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 13, seconds: 12), off: "runstartinnov=0,runclip=0", labels: 13,
+                                  found: 12..., falseReports: 0...0, foundWithout: ...4, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -85,10 +83,9 @@ struct RealCorpusToolTests {
         balls within 10 ms with 8 false reports, 12 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func earlyRunAttack() throws {
-        let rally = try CorpusFile.rallyAtZeroDB(seed: 13, source: "freesound")
-        defer { rally.remove() }
-        try rally.expectRule(off: "runearlyattack=0", labels: 72, found: 57..., falseReports: ...8,
-                          foundWithout: Self.anyCount, falseWithout: 11...)
+        try CorpusFile.expectRule(on: CorpusFile.rallyAtZeroDB(seed: 13, source: "freesound"), off: "runearlyattack=0",
+                                  labels: 72, found: 57..., falseReports: ...8, foundWithout: Self.anyCount,
+                                  falseWithout: 11...)
     }
 
     @Test("""
@@ -99,11 +96,10 @@ struct RealCorpusToolTests {
         5 false reports, 53 with 4 as before
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func loudRoomFromTheStart() throws {
-        let rally = try CorpusFile.rallyAtZeroDB(seed: 20, source: "csmash")
-        defer { rally.remove() }
-        try rally.expectRule(off: "typprior=1,streamlikemin=3,typfluxwarm=0,typfluxstart=100", labels: 72,
-                          found: 56..., falseReports: ...5,
-                          foundWithout: ...54, falseWithout: Self.anyCount, named: ("from the first ball", "as before"))
+        try CorpusFile.expectRule(on: CorpusFile.rallyAtZeroDB(seed: 20, source: "csmash"),
+                                  off: "typprior=1,streamlikemin=3,typfluxwarm=0,typfluxstart=100", labels: 72,
+                                  found: 56..., falseReports: ...5, foundWithout: ...54, falseWithout: Self.anyCount,
+                                  named: ("from the first ball", "as before"))
     }
 
     @Test("""
@@ -112,11 +108,9 @@ struct RealCorpusToolTests {
         their reference: 63 of 72 balls within 10 ms with 2 false reports, 59 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func thudMatchingTemplates() throws {
-        let rally = try CorpusFile.rallyAtZeroDB(seed: 16, source: "freesound")
-        defer { rally.remove() }
-        try rally.expectRule(off: "tplthud=0", labels: 72, found: 62..., falseReports: ...3,
-                          foundWithout: ...60, falseWithout: Self.anyCount,
-                          named: ("with the templates", "without them"))
+        try CorpusFile.expectRule(on: CorpusFile.rallyAtZeroDB(seed: 16, source: "freesound"), off: "tplthud=0",
+                                  labels: 72, found: 62..., falseReports: ...3, foundWithout: ...60,
+                                  falseWithout: Self.anyCount, named: ("with the templates", "without them"))
     }
 
     @Test("""
@@ -125,10 +119,9 @@ struct RealCorpusToolTests {
         seven after it; a clipped bounce is not asked it: 110 of 110 bounces within 2 ms, 101 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedClippedBallTonality() throws {
-        let drop = try CorpusFile(seed: 41, seconds: 60, source: "csmash")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runcliptonal=0", labels: 110, found: 109..., falseReports: 0...0,
-                          foundWithout: ...102, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 41, seconds: 60, source: "csmash"), off: "runcliptonal=0",
+                                  labels: 110, found: 109..., falseReports: 0...0, foundWithout: ...102,
+                                  falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -137,10 +130,9 @@ struct RealCorpusToolTests {
         ball found within 2 ms, 3 false reports; 16 without the rule
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func quietRoomClapsRejected() throws {
-        let rally = try CorpusFile(seed: 19, seconds: 60, source: "csmash", part: "rally")
-        defer { rally.remove() }
-        try rally.expectRule(off: "brightflat=0", labels: 67, found: 67...67, falseReports: ...3,
-                          foundWithout: 67...67, falseWithout: 14...)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 19, seconds: 60, source: "csmash", part: "rally"),
+                                  off: "brightflat=0", labels: 67, found: 67...67, falseReports: ...3,
+                                  foundWithout: 67...67, falseWithout: 14...)
     }
 
     @Test("""
@@ -150,10 +142,9 @@ struct RealCorpusToolTests {
         and two without the rule
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallRingStirNotOnTime() throws {
-        let drop = try CorpusFile(seed: 13, seconds: 60, condition: "snr20")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runstir=0", labels: 103, found: 102..., falseReports: ...1,
-                          foundWithout: ...101, falseWithout: 2...)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 13, seconds: 60, condition: "snr20"), off: "runstir=0",
+                                  labels: 103, found: 102..., falseReports: ...1, foundWithout: ...101,
+                                  falseWithout: 2...)
     }
 
     @Test("""
@@ -163,10 +154,9 @@ struct RealCorpusToolTests {
         within 2 ms, 107 without the rule
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallLastBounceOnClock() throws {
-        let drop = try CorpusFile(seed: 18, seconds: 60, source: "csmash", condition: "snr20")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runonclock=0", labels: 108, found: 108..., falseReports: ...1,
-                          foundWithout: ...107, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 18, seconds: 60, source: "csmash", condition: "snr20"),
+                                  off: "runonclock=0", labels: 108, found: 108..., falseReports: ...1,
+                                  foundWithout: ...107, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -176,10 +166,9 @@ struct RealCorpusToolTests {
         and 102 before the clipped drop's rejected early bounce was moved)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallLooseBounceOnClock() throws {
-        let drop = try CorpusFile(seed: 47, seconds: 60, source: "csmash")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runonclockloose=0", labels: 104, found: 104..., falseReports: ...2,
-                          foundWithout: ...103, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 47, seconds: 60, source: "csmash"), off: "runonclockloose=0",
+                                  labels: 104, found: 104..., falseReports: ...2, foundWithout: ...103,
+                                  falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -189,10 +178,8 @@ struct RealCorpusToolTests {
         bounce 2 × will do: 109 of 113 bounces within 2 ms, 108 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallBounceAfterTakenStirring() throws {
-        let drop = try CorpusFile(seed: 14, seconds: 60)
-        defer { drop.remove() }
-        try drop.expectRule(off: "strongerrun=0", labels: 113, found: 109..., falseReports: ...6,
-                          foundWithout: ...108, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60), off: "strongerrun=0", labels: 113,
+                                  found: 109..., falseReports: ...6, foundWithout: ...108, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -202,10 +189,9 @@ struct RealCorpusToolTests {
         or two, all 115 bounces within 2 ms and no false report, 113 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedClippedBallRejectedRetimed() throws {
-        let drop = try CorpusFile(seed: 48, seconds: 60, source: "csmash")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runclipretimerejected=0", labels: 115, found: 115..., falseReports: ...0,
-                          foundWithout: ...113, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 48, seconds: 60, source: "csmash"),
+                                  off: "runclipretimerejected=0", labels: 115, found: 115..., falseReports: ...0,
+                                  foundWithout: ...113, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -214,10 +200,9 @@ struct RealCorpusToolTests {
         alone put the next bounce off the clock; fitted over four, 101 of 107 bounces within 2 ms, 94 with two
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallClockOverFourGaps() throws {
-        let drop = try CorpusFile(seed: 15, seconds: 60, condition: "snr20")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runclockgaps=2", labels: 107, found: 100..., falseReports: ...4,
-                          foundWithout: ...96, falseWithout: Self.anyCount, named: ("four gaps", "two gaps"))
+        try CorpusFile.expectRule(on: CorpusFile(seed: 15, seconds: 60, condition: "snr20"), off: "runclockgaps=2",
+                                  labels: 107, found: 100..., falseReports: ...4, foundWithout: ...96,
+                                  falseWithout: Self.anyCount, named: ("four gaps", "two gaps"))
     }
 
     @Test("""
@@ -227,10 +212,9 @@ struct RealCorpusToolTests {
         bounce, which the clock fitted over four gaps now takes, 2.0 ms late); 108 and 4 without the move
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedClippedBallRetimed() throws {
-        let drop = try CorpusFile(seed: 43, seconds: 60, source: "csmash")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runclipretime=0", labels: 113, found: 111..., falseReports: ...2,
-                          foundWithout: ...109, falseWithout: 3..., named: ("with the move", "without it"))
+        try CorpusFile.expectRule(on: CorpusFile(seed: 43, seconds: 60, source: "csmash"), off: "runclipretime=0",
+                                  labels: 113, found: 111..., falseReports: ...2, foundWithout: ...109,
+                                  falseWithout: 3..., named: ("with the move", "without it"))
     }
 
     @Test("""
@@ -241,11 +225,9 @@ struct RealCorpusToolTests {
         loosely shaped bounce on the run's clock needs less: `runonclockloose`)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedRingingBallLooseSecond() throws {
-        let drop = try CorpusFile(seed: 14, seconds: 30)
-        defer { drop.remove() }
-        try drop.expectRule(off: "runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0", labels: 44,
-                          found: 42..., falseReports: ...1,
-                          foundWithout: ...40, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 30),
+                                  off: "runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0", labels: 44,
+                                  found: 42..., falseReports: ...1, foundWithout: ...40, falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -305,11 +287,9 @@ struct RealCorpusToolTests {
         without the templates (63 and 52 before the eighth session's rules)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func rallyAtZeroDBByTemplates() throws {
-        let rally = try CorpusFile.rallyAtZeroDB(seed: 11, source: "csmash")
-        defer { rally.remove() }
-        try rally.expectRule(off: "tpl=0", labels: 79, found: 62..., falseReports: ...4,
-                          foundWithout: ...57, falseWithout: Self.anyCount,
-                          named: ("with the templates", "without them"))
+        try CorpusFile.expectRule(on: CorpusFile.rallyAtZeroDB(seed: 11, source: "csmash"), off: "tpl=0", labels: 79,
+                                  found: 62..., falseReports: ...4, foundWithout: ...57, falseWithout: Self.anyCount,
+                                  named: ("with the templates", "without them"))
     }
 
     @Test("""
@@ -346,11 +326,10 @@ struct RealCorpusToolTests {
         5 ms and nothing else, where the clear rule's tonality alone (cpflat=0) lost 14 of its table bounces
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func broadbandTableAtTenDB() throws {
-        let rally = try CorpusFile(seed: 11, seconds: 60, source: "freesound", condition: "snr10", part: "rally",
-                                   window: 0.005)
-        defer { rally.remove() }
-        try rally.expectRule(off: "cpflat=0", labels: 79, found: 79...79, falseReports: 0...0,
-                          foundWithout: ...66, falseWithout: Self.anyCount, named: ("with the relief", "without it"))
+        try CorpusFile.expectRule(on: CorpusFile(seed: 11, seconds: 60, source: "freesound", condition: "snr10",
+                                                 part: "rally", window: 0.005),
+                                  off: "cpflat=0", labels: 79, found: 79...79, falseReports: 0...0, foundWithout: ...66,
+                                  falseWithout: Self.anyCount, named: ("with the relief", "without it"))
     }
 
     @Test("""
@@ -358,10 +337,9 @@ struct RealCorpusToolTests {
         111 of 113 bounces within 2 ms; without the clipped-onset rule (clip=0) its clipped early bounces are lost
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func clippedDroppedBalls() throws {
-        let drop = try CorpusFile(seed: 14, seconds: 60, source: "freesound")
-        defer { drop.remove() }
-        try drop.expectRule(off: "clip=0,runclip=0", labels: 113, found: 111..., falseReports: ...3,
-                          foundWithout: ...107, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60, source: "freesound"), off: "clip=0,runclip=0",
+                                  labels: 113, found: 111..., falseReports: ...3, foundWithout: ...107,
+                                  falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -370,10 +348,9 @@ struct RealCorpusToolTests {
         clipped-bounce rule (runclip=0) the first drop is lost after its second bounce (93)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func clippedRingDrop() throws {
-        let drop = try CorpusFile(seed: 20, seconds: 60, source: "freesound")
-        defer { drop.remove() }
-        try drop.expectRule(off: "runclip=0", labels: 100, found: 100...100, falseReports: ...2,
-                          foundWithout: ...95, falseWithout: Self.anyCount)
+        try CorpusFile.expectRule(on: CorpusFile(seed: 20, seconds: 60, source: "freesound"), off: "runclip=0",
+                                  labels: 100, found: 100...100, falseReports: ...2, foundWithout: ...95,
+                                  falseWithout: Self.anyCount)
     }
 
     @Test("""
@@ -493,6 +470,18 @@ struct RealCorpusToolTests {
                     "\(named.with) \(with) of \(self.labels.count)", sourceLocation: sourceLocation)
             #expect(foundWithout.contains(without.found) && falseWithout.contains(without.reported - without.found),
                     "\(named.without) \(without)", sourceLocation: sourceLocation)
+        }
+
+        /// `expectRule` on `file`, which is removed after.
+        static func expectRule(on file: CorpusFile, off tune: String, labels: Int, found: some RangeExpression<Int>,
+                               falseReports: some RangeExpression<Int>, foundWithout: some RangeExpression<Int>,
+                               falseWithout: some RangeExpression<Int>,
+                               named: (with: String, without: String) = ("with the rule", "without it"),
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+            defer { file.remove() }
+            try file.expectRule(off: tune, labels: labels, found: found, falseReports: falseReports,
+                                foundWithout: foundWithout, falseWithout: falseWithout, named: named,
+                                sourceLocation: sourceLocation)
         }
 
         /// `found` as the detector stands, and with `tune` (the rule under test turned off).

@@ -64,17 +64,8 @@ struct CandidateRules {
         if followsImpact, features.clipsAnew(share: parameters.runClippedShare, ratio: parameters.runClippedBeforeRatio) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runClipped)
         }
-        if matchesRun(features, likeness: likeness, ringInnovationDB: ringInnovationDB, ringPredicted: ringPredicted,
-                      clockError: clockError) {
-            let rule: CandidateRule = switch likeness {
-            case .second: startsOnAttack(features) ? .runSecond : .runStartUnpredicted
-            case .looseLater where onClockLoosely(features, ringInnovationDB, clockError: clockError): .runOnClock
-            case .looseSecond, .looseThird, .looseLater: .runLoose
-            case .third: startsOnAttack(features) ? .runThird : .runStartUnpredicted
-            case .onTime: onTime(features) ? .runOnTime
-                : unpredicted(features, ringInnovationDB) ? .runUnpredicted : .runOnClock
-            default: .runLike
-            }
+        if let rule = runRule(features, likeness: likeness, ringInnovationDB: ringInnovationDB,
+                              ringPredicted: ringPredicted, clockError: clockError) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
         }
         let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
@@ -222,33 +213,40 @@ struct CandidateRules {
     /// `DetectorParameters.runLooseInnovationDB` and its onset frame is no flatter than `runLooseFlatnessDB`; a bounce
     /// like the last of a run under way (`.underWay`) matches on that evidence too: shaped closer than the loose rule
     /// asks, it is held to no more.
-    func matchesRun(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
-                    ringPredicted: Bool = false, clockError: Double = .nan) -> Bool {
-        let attack: Float
-        let bands = parameters.runLikeBands
-        let decay = parameters.runDecayDB
+    /// The rule that takes it (nil: none does), so each rule is decided once and named by what decided it.
+    func runRule(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
+                 ringPredicted: Bool = false, clockError: Double = .nan) -> CandidateRule? {
+        guard parameters.runSeconds > 0 else { return nil }
         switch likeness {
-        case .none: return false
-        case .underWay: attack = parameters.runLikeAttackDB
+        case .none:
+            return nil
         case .second, .third:
-            return parameters.runSeconds > 0
-                && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
-        case .looseLater where onClockLoosely(features, ringInnovationDB, clockError: clockError):
-            return parameters.runSeconds > 0
+            if startsOnAttack(features) { return likeness == .second ? .runSecond : .runThird }
+            return startUnpredicted(features, ringInnovationDB) ? .runStartUnpredicted : nil
         case .looseSecond, .looseThird, .looseLater:
-            return parameters.runSeconds > 0 && ringInnovationDB >= parameters.runLooseInnovationDB
-                && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
-                && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB))
+            if likeness == .looseLater, onClockLoosely(features, ringInnovationDB, clockError: clockError) {
+                return .runOnClock
+            }
+            return looselyUnpredicted(features, ringInnovationDB)
+                && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB)) ? .runLoose : nil
         case .onTime:
-            return parameters.runSeconds > 0 && !ringPredicted
-                && (onTime(features) || unpredicted(features, ringInnovationDB)
-                    || onClock(features, ringInnovationDB, clockError: clockError))
+            if ringPredicted { return nil }
+            if onTime(features) { return .runOnTime }
+            if unpredicted(features, ringInnovationDB) { return .runUnpredicted }
+            return onClock(features, ringInnovationDB, clockError: clockError) ? .runOnClock : nil
+        case .underWay:
+            let onAttack = features.attackDB >= parameters.runLikeAttackDB
+                && features.risingBands >= parameters.runLikeBands && features.decayDB <= parameters.runDecayDB
+            return onAttack || looselyUnpredicted(features, ringInnovationDB)
+                && startUnpredicted(features, ringInnovationDB) ? .runLike : nil
         }
-        return parameters.runSeconds > 0 && (features.attackDB >= attack && features.risingBands >= bands
-            && features.decayDB <= decay
-            || ringInnovationDB >= parameters.runLooseInnovationDB
-                && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
-                && startUnpredicted(features, ringInnovationDB))
+    }
+
+    /// The loose rule's own evidence: `runLooseInnovationDB` of ring innovation, an onset frame no flatter than
+    /// `runLooseFlatnessDB`.
+    private func looselyUnpredicted(_ features: ImpactFeatures, _ ringInnovationDB: Float) -> Bool {
+        ringInnovationDB >= parameters.runLooseInnovationDB
+            && (parameters.runLooseFlatnessDB >= 0 || features.flatnessDB <= parameters.runLooseFlatnessDB)
     }
 
     /// A run's second or third bounce on its own evidence: an attack of `runLikeFirstAttackDB` in `runLikeBands` bands,

@@ -366,15 +366,13 @@ public final class ImpactDetector {
     /// of it. Nil when it stays.
     private func clipRetimed(_ candidate: ImpactCandidate, _ features: ImpactFeatures, verdict: CandidateRules.Verdict,
                              rule: CandidateRule, innovationDB: Float) -> ImpactCandidate? {
-        if verdict.isImpact {
-            return run.clipRetimed(candidate, raw: raw, end: written, attackDB: features.attackDB,
-                                   innovationDB: innovationDB)
-        }
-        guard parameters.runClipRetimeRejectedShare > 0, rule != .applause,
+        // Applause's veto stands: a clap it turned down is not moved to the next one.
+        let rejected = !verdict.isImpact
+        guard rule != .applause,
               var later = run.clipRetimed(candidate, raw: raw, end: written, attackDB: features.attackDB,
-                                          innovationDB: innovationDB, least: parameters.runClipRetimeRejectedShare)
+                                          innovationDB: innovationDB, rejected: rejected)
         else { return nil }
-        if parameters.runClipRetimeRefine > 0,
+        if rejected, parameters.runClipRetimeRefine > 0,
            let edge = OnsetRefiner.edge(in: highPassed, searchStart: later.onset,
                                         searchEnd: min(written, later.onset + Int64(parameters.samples(
                                             parameters.runClipRetimeRefine))),

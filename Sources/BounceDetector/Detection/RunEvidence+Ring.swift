@@ -61,17 +61,18 @@ extension RunEvidence {
     /// (`Assessment.unpredictedDB`), where a run's next bounce is due, in a ring pinned to the phone's rail (`raw`):
     /// the same candidate moved, once, to where the rail holds the signal far more often than at its onset, up to
     /// `end` (`DetectorParameters.runClipRetimeRise`, `FeatureExtractor.denserClipping`). It was the ring's stirring at
-    /// a peak; the bounce came a few ms later (decided `decisionDelay` after its new onset). A rejected one (`least`:
-    /// the later stretch's share at the rail asked of it) moves only in a run of at most
-    /// `DetectorParameters.runClipRetimeRejectedRun` impacts: a loud drop's second or third bounce, not a clap train.
+    /// a peak; the bounce came a few ms later (decided `decisionDelay` after its new onset). A `rejected` one moves
+    /// only with `DetectorParameters.runClipRetimeRejectedShare` on, to a stretch at the rail that share of the time,
+    /// in a run of at most `runClipRetimeRejectedRun` impacts: a loud drop's second or third bounce, not a clap train.
     func clipRetimed(_ candidate: ImpactCandidate, raw: SampleRing, end: Int64, attackDB: Float,
-                     innovationDB: Float, least: Float? = nil) -> ImpactCandidate? {
+                     innovationDB: Float, rejected: Bool = false) -> ImpactCandidate? {
+        let least = rejected ? parameters.runClipRetimeRejectedShare : parameters.runClipRetimeShare
         guard parameters.runClipRetimeRise > 0, !candidate.retimed, attackDB < parameters.runClipRetimeAttackDB,
               innovationDB < parameters.runClipRetimeInnovationDB, bounces.continues(at: candidate.onset),
-              least == nil || bounces.length <= parameters.runClipRetimeRejectedRun,
+              !rejected || least > 0 && bounces.length <= parameters.runClipRetimeRejectedRun,
               let onset = FeatureExtractor.denserClipping(
                   raw, onset: candidate.onset, end: end, span: parameters.samples(0.003),
-                  rise: parameters.runClipRetimeRise, least: least ?? parameters.runClipRetimeShare)
+                  rise: parameters.runClipRetimeRise, least: least)
         else { return nil }
         var later = candidate
         later.onset = onset
