@@ -425,6 +425,33 @@ struct CandidateRulesTests {
         #expect(decided(clock: 0.01, innovation: 4).1 == .runUnpredicted, "the unpredicted rule names what it takes")
     }
 
+    @Test("""
+        a later bounce within 2 % of the run's clock shaped unlike the last is the next bounce on 4 dB of attack and \
+        3 dB of innovation in a run of five or more; not further off the clock, without a clock, on less, growing, in \
+        a shorter run, or without the rule
+        """)
+    func runOnClockUnlike() {
+        let late = ball(attack: 7.5, snr: -20, decay: -8, risingBands: 1)  // a −27 dB bounce at 20 dB (real52, tune4)
+        func decided(clock: Double, innovation: Float, attack: Float = 7.5, decay: Float = -8, runLength: Int = 11,
+                     _ change: (inout DetectorParameters) -> Void = { _ in }) -> (CandidateRules.Verdict, CandidateRule) {
+            var candidate = late
+            candidate.attackDB = attack
+            candidate.decayDB = decay
+            return rules(change).decision(candidate, evidence: .bandRise, typicalAttackDB: 40, followsImpact: true,
+                                          likeness: .onClockUnlike, ringInnovationDB: innovation, clockError: clock,
+                                          runLength: runLength)
+        }
+        let onClock = decided(clock: 0.011, innovation: 5.2)
+        #expect(isImpact(onClock.0) && onClock.1 == .runOnClock)
+        #expect(!isImpact(decided(clock: 0.03, innovation: 5.2).0), "3 % off the clock")
+        #expect(!isImpact(decided(clock: .nan, innovation: 5.2).0), "no clock")
+        #expect(!isImpact(decided(clock: 0.011, innovation: 2.5).0), "the ring predicted it within 3 dB")
+        #expect(!isImpact(decided(clock: 0.011, innovation: 5.2, attack: 3.5).0), "under 4 dB of attack")
+        #expect(!isImpact(decided(clock: 0.011, innovation: 5.2, decay: 1).0), "growing")
+        #expect(!isImpact(decided(clock: 0.011, innovation: 5.2, runLength: 4).0), "a run of four")
+        #expect(!isImpact(decided(clock: 0.011, innovation: 5.2, { $0.runOnClockUnlikeError = 0 }).0), "rule off")
+    }
+
     @Test("a loosely shaped later bounce within 1 % of the run's clock is the next bounce on the on-time rule's evidence and 6 dB of innovation")
     func runOnClockLoosely() {
         var loose = ball(attack: 10, snr: 3, decay: 3, risingBands: 3)  // grows 3 dB: the unpredicted start asks none
@@ -730,6 +757,33 @@ struct CandidateRulesTests {
         #expect(!takenWhereDue(partly, rules()), "clipped for under 60 % of its first 3 ms")
         let without = rules { $0.runClippedShare = 0 }
         #expect(!takenWhereDue(bounce, without), "without the rule")
+    }
+
+    @Test("""
+        where a run's next bounce is due over a ring still half at the rail, clipping 1.5 × as densely on 6 dB of \
+        attack is that bounce; not on less attack, not clipping under 1.5 × as densely, and not without the rule
+        """)
+    func runClippedOverClippedRing() {
+        // As measured on real51_drop_clean's second bounce (tune4): 74 % of its first 3 ms at the rail, 48 % of the
+        // first bounce's ring before it, an attack of 9.1 dB in three bands.
+        let bounce = clippedBall(ball(attack: 9.1, snr: 60, decay: -3, risingBands: 3), tonality: 0.85, share: 0.74,
+                                 before: 0.48)
+        func decided(_ features: ImpactFeatures, _ change: (inout DetectorParameters) -> Void = { _ in })
+            -> (CandidateRules.Verdict, CandidateRule) {
+            // A run of one: the first bounce cleared the room by 62 dB, and an early run asks 10 dB of attack.
+            rules(change).decision(features, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true,
+                                   earlyRunExcessDB: 62)
+        }
+        let taken = decided(bounce)
+        #expect(isImpact(taken.0) && taken.1 == .runClipped)
+        var faint = bounce
+        faint.attackDB = 5.6  // a ring's clipped stretch retimed as a bounce (real42, tune3)
+        #expect(decided(faint).1 != .runClipped, "under 6 dB of attack")
+        var denseRing = bounce
+        denseRing.clippedBeforeShare = 0.55
+        #expect(decided(denseRing).1 != .runClipped, "clipping only 1.35 × as densely as the ring")
+        #expect(decided(bounce) { $0.runClippedRisingRatio = 0 }.1 != .runClipped, "without the rule")
+        #expect(!isImpact(rules().verdict(bounce, evidence: .wholeBand, typicalAttackDB: 40)), "not due")
     }
 
     @Test("""

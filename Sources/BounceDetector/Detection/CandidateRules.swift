@@ -55,17 +55,18 @@ struct CandidateRules {
                   likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
                   ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false, clockError: Double = .nan,
-                  brightestBallHz: Float = 0) -> (verdict: Verdict, rule: CandidateRule) {
+                  runLength: Int = 0, brightestBallHz: Float = 0) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
         // Where the run's next bounce is due, a phone clipping anew is the bounce: the last one's ring, pinned to the
-        // rail, left it no attack or rise to show (`DetectorParameters.runClippedShare`).
-        if followsImpact, features.clipsAnew(share: parameters.runClippedShare, ratio: parameters.runClippedBeforeRatio) {
+        // rail, left it no attack or rise to show (`DetectorParameters.runClippedShare`), or clipping far more densely
+        // than that ring on an attack (`runClippedRisingRatio`).
+        if followsImpact, clipsAnewInRun(features) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runClipped)
         }
         if let rule = runRule(features, likeness: likeness, ringInnovationDB: ringInnovationDB,
-                              ringPredicted: ringPredicted, clockError: clockError) {
+                              ringPredicted: ringPredicted, clockError: clockError, runLength: runLength) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
         }
         let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
@@ -215,7 +216,7 @@ struct CandidateRules {
     /// asks, it is held to no more.
     /// The rule that takes it (nil: none does), so each rule is decided once and named by what decided it.
     func runRule(_ features: ImpactFeatures, likeness: RunLikeness, ringInnovationDB: Float = -.infinity,
-                 ringPredicted: Bool = false, clockError: Double = .nan) -> CandidateRule? {
+                 ringPredicted: Bool = false, clockError: Double = .nan, runLength: Int = 0) -> CandidateRule? {
         guard parameters.runSeconds > 0 else { return nil }
         switch likeness {
         case .none:
@@ -224,11 +225,15 @@ struct CandidateRules {
             if startsOnAttack(features) { return likeness == .second ? .runSecond : .runThird }
             return startUnpredicted(features, ringInnovationDB) ? .runStartUnpredicted : nil
         case .looseSecond, .looseThird, .looseLater:
-            if likeness == .looseLater, onClockLoosely(features, ringInnovationDB, clockError: clockError) {
+            if likeness == .looseLater, onClockLoosely(features, ringInnovationDB, clockError: clockError)
+                || onClockUnlike(features, ringInnovationDB, clockError: clockError, runLength: runLength) {
                 return .runOnClock
             }
             return looselyUnpredicted(features, ringInnovationDB)
                 && (startsOnAttack(features) || startUnpredicted(features, ringInnovationDB)) ? .runLoose : nil
+        case .onClockUnlike:
+            return onClockUnlike(features, ringInnovationDB, clockError: clockError, runLength: runLength)
+                ? .runOnClock : nil
         case .onTime:
             if ringPredicted { return nil }
             if onTime(features) { return .runOnTime }
@@ -292,12 +297,33 @@ struct CandidateRules {
             && features.decayDB <= parameters.runInnovationDecayDB
     }
 
+    /// A later bounce of a run of `DetectorParameters.runOnClockUnlikeRun` or more (`runLength` before it) within
+    /// `runOnClockUnlikeError` of the run's clock, whatever its shape (`RunLikeness.onClockUnlike`, or a loosely
+    /// shaped one): an attack of `runOnClockUnlikeAttackDB` and `runOnClockUnlikeInnovationDB` of ring innovation,
+    /// not growing. NaN `clockError` never is.
+    func onClockUnlike(_ features: ImpactFeatures, _ ringInnovationDB: Float, clockError: Double,
+                       runLength: Int) -> Bool {
+        parameters.runOnClockUnlikeError > 0 && runLength >= parameters.runOnClockUnlikeRun
+            && clockError <= parameters.runOnClockUnlikeError
+            && features.attackDB >= parameters.runOnClockUnlikeAttackDB
+            && ringInnovationDB >= parameters.runOnClockUnlikeInnovationDB && features.decayDB <= 0
+    }
+
     /// A loosely shaped later bounce (`RunLikeness.looseLater`) within `DetectorParameters.runOnClockLooseError` of the
     /// run's clock, on the on-time rule's evidence (`onTime`) and `runOnClockLooseInnovationDB` of ring innovation.
     func onClockLoosely(_ features: ImpactFeatures, _ ringInnovationDB: Float, clockError: Double) -> Bool {
         parameters.runOnClockLooseInnovationDB > 0 && clockError <= parameters.runOnClockLooseError
             && ringInnovationDB >= parameters.runOnClockLooseInnovationDB
             && onTime(features)
+    }
+
+    /// Where a run's next bounce is due: its first 3 ms clip `runClippedShare` of the time, the 3 ms before at most
+    /// 1/`runClippedBeforeRatio` as often, or 1/`runClippedRisingRatio` as often on an attack of
+    /// `runClippedRisingAttackDB` (a ring the AGC's high gain holds at the rail).
+    func clipsAnewInRun(_ features: ImpactFeatures) -> Bool {
+        features.clipsAnew(share: parameters.runClippedShare, ratio: parameters.runClippedBeforeRatio)
+            || parameters.runClippedRisingRatio > 0 && features.attackDB >= parameters.runClippedRisingAttackDB
+            && features.clipsAnew(share: parameters.runClippedShare, ratio: parameters.runClippedRisingRatio)
     }
 
     /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that
@@ -334,6 +360,10 @@ enum RunLikeness: Equatable {
     case onTime
     /// Closely like the second bounce of a run of two, where its third is due (`DetectorParameters.runLikeThirdShapeDB`).
     case third
+    /// Shaped unlike the last bounce of a run under way that keeps its clock, no louder than it, but within
+    /// `DetectorParameters.runOnClockUnlikeError` of that clock: its next bounce if it rises and the ring before it
+    /// could not predict it.
+    case onClockUnlike
 }
 
 /// The rule that accepted or rejected a candidate (`CandidateRules.decision`; `pongd detect --candidates` writes it
@@ -507,4 +537,6 @@ package struct CandidateDecision: Sendable {
     package var templateCosine: Float = .nan
     /// See `templateCosine`.
     package var templateReference: Float = .nan
+    /// Which rule placed its onset.
+    package var timing = OnsetTiming.edge
 }

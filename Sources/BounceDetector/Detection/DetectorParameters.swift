@@ -219,6 +219,22 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runOnClockLooseInnovationDB: Float = 6
     /// See `runOnClockLooseInnovationDB` (share of the due gap).
     public var runOnClockLooseError: Double = 0.01
+    /// A later bounce of a run of `runOnClockUnlikeRun` or more that keeps its clock, within this share of the due gap
+    /// from it (`RunLikeness.onClockUnlike`), whatever its shape (no louder than `runLouderDB`), is the next bounce on an
+    /// attack of `runOnClockUnlikeAttackDB` and `runOnClockUnlikeInnovationDB` of ring innovation, not growing (0 =
+    /// off). A drop's last bounces, 25–30 dB under its first and 5–10 dB over a noisy room, measure their band shape
+    /// 5–6.5 dB from the last bounce's (the room's noise in their quieter bands), past what the on-time and loose
+    /// rules take. On the eight tuning splits' drops (clean to 10 dB) the rejected candidates within 2 % of the clock,
+    /// in runs of four or more and no louder than the last bounce, with 4 dB of attack and 3 dB of innovation, were 16
+    /// bounces no rule took and no other sound (1.5 dB of innovation: 21 and 7).
+    public var runOnClockUnlikeError: Double = 0.02
+    /// See `runOnClockUnlikeError` (impacts in the run before the candidate): the bounces it is for come sixth to
+    /// seventeenth; in a run of four it took a clap of clipped applause 0.1 % off a clap train's clock.
+    public var runOnClockUnlikeRun = 5
+    /// See `runOnClockUnlikeError` (dB).
+    public var runOnClockUnlikeAttackDB: Float = 4
+    /// See `runOnClockUnlikeError` (dB; `runInnovationDB`'s measure).
+    public var runOnClockUnlikeInnovationDB: Float = 3
     /// See `runInnovationDB` (dB): its bands must rise over the room 15…3 ms before at all. That stretch holds the
     /// last bounce's ring, louder than the ring at the onset, so a faint bounce rises over it by 1–3 dB.
     public var runInnovationAttackDB: Float = 1
@@ -435,6 +451,14 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runClippedShare: Float = 0.6
     /// See `runClippedShare`.
     public var runClippedBeforeRatio: Float = 3
+    /// …or at most 1/this as often, on an attack of `runClippedRisingAttackDB` (0 = off). A loud drop at a stream's
+    /// start, the AGC's gain still up from the quiet before it, holds the first bounce's ring at the rail a third to
+    /// a half of the time 150–250 ms on; the next bounce pins it most of the time (clipping 1.5–3 × as dense) and
+    /// still rises 6–16 dB over that ring. What else rose that way in a run's ring (a retimed stirring, a rattle)
+    /// rose 2–6 dB.
+    public var runClippedRisingRatio: Float = 1.5
+    /// See `runClippedRisingRatio` (dB; `clippedAttackDB`'s 6 dB).
+    public var runClippedRisingAttackDB: Float = 6
     /// A candidate where a run's next bounce is due, whose onset's 3 ms sit at the rail less often by this share than
     /// a later 3 ms before its decision do (and those at least `runClipRetimeShare` of the time), moves to that later
     /// stretch (0 = off): in a loud room's ring pinned to the rail, its peaks touching the rail trip the trigger

@@ -10,6 +10,34 @@ package enum TriggerEvidence: Int, Sendable {
     case bandRise = 2
 }
 
+/// Which rule placed a candidate's onset (diagnostics: `pongd detect --candidates`' `timed_by`).
+package enum OnsetTiming: Int, Sendable {
+    /// The refiner's edge in the high-passed samples (`OnsetRefiner`).
+    case edge = 0
+    /// The last bounce's ring's prediction error where a run's next bounce was due (`RunEvidence.onset(of:)`).
+    case ring = 1
+    /// A later, louder edge while it waited (`ImpactDetector.reanchor`).
+    case reanchored = 2
+    /// The ring's prediction error's change point after a weak candidate the ring predicted (`RunEvidence.retimed`).
+    case retimed = 3
+    /// The clipping after a candidate in a ring at the phone's rail (`RunEvidence.clipRetimed`).
+    case clipRetimed = 4
+    /// No trigger: the ring's prediction error alone (`RunEvidence.hiddenBounceOnset`).
+    case ringError = 5
+
+    /// The name `pongd detect --candidates` writes.
+    package var name: String {
+        switch self {
+        case .edge: "edge"
+        case .ring: "ring"
+        case .reanchored: "reanchored"
+        case .retimed: "retimed"
+        case .clipRetimed: "clipretimed"
+        case .ringError: "ringerror"
+        }
+    }
+}
+
 /// A refined onset waiting for its decision.
 struct ImpactCandidate {
     var onset: Int64
@@ -22,6 +50,8 @@ struct ImpactCandidate {
     var evidence: TriggerEvidence
     /// It was moved once already to where the ring's prediction error began to rise (`RunEvidence.retimed`).
     var retimed = false
+    /// Which rule placed `onset`.
+    var timing = OnsetTiming.edge
 
     /// Only a narrower trigger saw it, not the whole band.
     var isWeak: Bool { evidence != .wholeBand }

@@ -310,7 +310,7 @@ public final class ImpactDetector {
         // A bounce where the run's next is due, heard against the last one's ring, is timed by the ring.
         let onset = run.onset(of: edge, ring: highPassed, searchStart: searchStart, searchEnd: searchEnd)
         commit(ImpactCandidate(onset: onset, flux: strength, peak: edge.peak, noise: edge.noiseRMS,
-                               evidence: evidence))
+                               evidence: evidence, timing: onset == edge.onset ? .edge : .ring))
     }
 
     /// A bounce hidden under the last one's ring, heard at `onset` by its prediction error
@@ -326,7 +326,8 @@ public final class ImpactDetector {
         let noiseSamples = max(1, parameters.samples(parameters.noiseSeconds))
         let noise = FeatureExtractor.energy(highPassed, from: onset - Int64(noiseSamples), count: noiseSamples)
         holdOffs.saveBeforeWeak()
-        commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: noise.squareRoot(), evidence: .bandRise))
+        commit(ImpactCandidate(onset: onset, flux: strength, peak: peak, noise: noise.squareRoot(), evidence: .bandRise,
+                               timing: .ringError))
     }
 
     /// Makes `candidate` the pending one and sets its refractory and quiet hold-offs.
@@ -356,7 +357,7 @@ public final class ImpactDetector {
               edge.onset > candidate.onset
         else { return }
         commit(ImpactCandidate(onset: edge.onset, flux: candidate.flux, peak: edge.peak, noise: candidate.noise,
-                               evidence: candidate.evidence))
+                               evidence: candidate.evidence, timing: .reanchored))
     }
 
     /// A candidate in a ring pinned to the phone's rail, moved to where the rail holds the signal far more often
@@ -417,6 +418,7 @@ public final class ImpactDetector {
             likeStream: shape.like, unlikeStream: shape.unlike,
             modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
             ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted, clockError: fit.clockError,
+            runLength: fit.runLength,
             brightestBallHz: typicals.brightestCentroidHz(minimumBalls: parameters.brightFlatMinimumBalls))
         if case .rejected = verdict, run.endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
@@ -449,6 +451,7 @@ public final class ImpactDetector {
                                         followsImpact: fit.followsImpact, ring: highPassed)
             decision.templateCosine = template.cosine
             decision.templateReference = templates?.reference(minimum: parameters.templateMinimum) ?? .nan
+            decision.timing = candidate.timing
             observer(candidate.onset, features, candidate.flux, candidate.evidence, decision)
         }
         switch verdict {

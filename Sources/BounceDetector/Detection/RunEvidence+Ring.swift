@@ -54,6 +54,7 @@ extension RunEvidence {
         var later = candidate
         later.onset = onset
         later.retimed = true
+        later.timing = .retimed
         return later
     }
 
@@ -77,6 +78,7 @@ extension RunEvidence {
         var later = candidate
         later.onset = onset
         later.retimed = true
+        later.timing = .clipRetimed
         return later
     }
 

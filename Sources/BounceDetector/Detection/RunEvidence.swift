@@ -34,6 +34,8 @@ final class RunEvidence {
         /// The last impact's excess over the room while the run has one or two impacts, no bouncing ball yet
         /// (`DetectorParameters.runEarlyExcessDB`); nil in a run of three or more.
         var earlyRunExcessDB: Float?
+        /// Impacts in the run before it.
+        var runLength: Int
     }
 
     /// The run's evidence with `parameters`' run settings, over `bands` onset bands.
@@ -72,13 +74,14 @@ final class RunEvidence {
             (unpredicted: startInnovation(at: onset, features, likeness, rules: rules, ring: ring), predicted: false)
         case .looseSecond, .looseThird, .looseLater, .underWay:
             (unpredicted: looseInnovation(at: onset, features, likeness, ring: ring), predicted: false)
+        case .onClockUnlike: (unpredicted: innovationDB(at: onset, ring: ring) ?? -.infinity, predicted: false)
         default: (unpredicted: -Float.infinity, predicted: false)
         }
         return Assessment(followsImpact: followsImpact, likeness: likeness, unpredictedDB: innovation.unpredicted,
                           predicted: innovation.predicted,
-                          clockError: likeness == .onTime || likeness == .looseLater
+                          clockError: likeness == .onTime || likeness == .looseLater || likeness == .onClockUnlike
                               ? bounces.clockError(at: onset) ?? .nan : .nan,
-                          earlyRunExcessDB: bounces.length < 3 ? bounces.lastExcessDB : nil)
+                          earlyRunExcessDB: bounces.length < 3 ? bounces.lastExcessDB : nil, runLength: bounces.length)
     }
 
     /// Whether an accepted candidate at `onset` that `followsImpact` is a bounce of a run speeding up as a bouncing
@@ -181,6 +184,13 @@ final class RunEvidence {
            bounces.resembles(levels, bands: bands, shapeDB: parameters.runLooseLaterShapeDB,
                              louderDB: parameters.runLouderDB) {
             return .looseLater
+        }
+        if parameters.runOnClockUnlikeError > 0, followsImpact, !bounces.starts(at: onset),
+           bounces.length >= parameters.runOnClockUnlikeRun, bounces.clockHeld,
+           bounces.speedsUp(at: onset, pace: parameters.runLikePace),
+           let error = bounces.clockError(at: onset), error <= parameters.runOnClockUnlikeError,
+           bounces.resembles(levels, bands: bands, shapeDB: .infinity, louderDB: parameters.runLouderDB) {
+            return .onClockUnlike
         }
         return .none
     }
