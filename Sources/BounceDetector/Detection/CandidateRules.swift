@@ -49,7 +49,8 @@ struct CandidateRules {
     /// `brightestBallHz`: how bright the stream's brighter balls ring (`StreamTypicals.brightestCentroidHz`; 0 while it
     /// knows too few), against which a bright flat onset is a clap (`isBrightFlat`). `clockError`: an on-time or
     /// loosely shaped later candidate's distance from the run's clock (`BounceRun.clockError`; NaN for any other),
-    /// for `onClock` and `onClockLoosely`.
+    /// for `onClock`, `onClockLoosely` and `onClockUnlike`; `runLength`: impacts in the run before it, for
+    /// `onClockUnlike`.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil,
                   likeness: RunLikeness = .none,
