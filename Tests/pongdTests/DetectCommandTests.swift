@@ -84,6 +84,15 @@ struct DetectCommandTests {
         let candidateLines = try String(contentsOfFile: candidates, encoding: .utf8).split(separator: "\n")
         #expect(candidateLines.first?.hasPrefix("time,flux,") == true)
         #expect(candidateLines.count >= 2)
+        // Every row as wide as the header; the last column names the rule that placed the onset.
+        let header = candidateLines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
+        #expect(header.last == "timed_by")
+        let timings: Set<Substring> = ["edge", "ring", "reanchored", "retimed", "clipretimed", "ringerror"]
+        for row in candidateLines.dropFirst() {
+            let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+            #expect(fields.count == header.count, "\(row)")
+            #expect(fields.last.map(timings.contains) == true, "\(row)")
+        }
         let hopLines = try String(contentsOfFile: hops, encoding: .utf8).split(separator: "\n")
         #expect(hopLines.count > 100)
 
