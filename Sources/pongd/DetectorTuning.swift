@@ -194,6 +194,8 @@ enum DetectorTuning {
         "runonclockinnov": parameter(\.runOnClockInnovationDB),
         "runonclockloose": parameter(\.runOnClockLooseInnovationDB),
         "runonclocklooseclock": parameter(\.runOnClockLooseError),
+        "runreplace": milliseconds(\.runReplaceSeconds),
+        "runreplaceclock": parameter(\.runReplaceClock),
         "runonclockunlike": parameter(\.runOnClockUnlikeError),
         "runonclockunlikerun": .parameters { $0.runOnClockUnlikeRun = Int($1.rounded()) },
         "runonclockunlikeattack": parameter(\.runOnClockUnlikeAttackDB),

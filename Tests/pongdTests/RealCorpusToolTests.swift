@@ -210,6 +210,18 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        a ring's stirring taken for a bounce (csmash's racket recording as the ball, tuning seed 14, 60 s, clean): \
+        taken 6.9 ms early, 4.4 % off the run's clock, it put the bounce itself off the clock, and the clock it left \
+        took the next stirring too; the bounce, on the clock the run had before, takes the stirring's place in the \
+        run: 111 of 113 bounces within 2 ms, 109 without
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func droppedBallBounceReplacesTakenStirring() throws {
+        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60), off: "runreplace=0", labels: 113,
+                                  found: 111..., falseReports: ...5, foundWithout: ...109,
+                                  falseWithout: Self.anyCount)
+    }
+
+    @Test("""
         a drop's last bounces in a room 20 dB under its first (csmash, tuning seed 52, 60 s, 20 dB): a bounce 27 dB \
         under the first, 1 % off the run's clock, rises 7.5 dB with 5 dB of ring innovation but measures its shape \
         5.6 dB from the last bounce's, past the on-time and loose rules; on the clock whatever its shape, 94 of 95 \
@@ -247,14 +259,15 @@ struct RealCorpusToolTests {
     @Test("""
         a ball that rings long (csmash's racket recording as a dropped ball's bounce, tuning seed 14, 30 s): a second \
         bounce struck inside the first's ring is shaped 2.5–6 dB off it, too far for the second-bounce rules, and the \
-        whole sequence was lost with it; unpredicted by that ring and not flat, it is the second bounce: 43 of 44 \
-        bounces within 2 ms (42 before the third's and later one's rules), 39 without the second's (40 since a \
-        loosely shaped bounce on the run's clock needs less: `runonclockloose`)
+        whole sequence was lost with it; unpredicted by that ring and not flat, it is the second bounce: 44 of 44 \
+        bounces within 2 ms (43 before a bounce replaced a stirring taken for it, `runreplace`), 40 without the \
+        second's rules and that replacement (41 with the replacement alone)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedRingingBallLooseSecond() throws {
         try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 30),
-                                  off: "runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0", labels: 44,
-                                  found: 42..., falseReports: ...1, foundWithout: ...40, falseWithout: Self.anyCount)
+                                  off: "runlooseshape=0,runclip=0,runcliptonal=0,runclipretime=0,runreplace=0",
+                                  labels: 44, found: 43..., falseReports: ...1, foundWithout: ...40,
+                                  falseWithout: Self.anyCount)
     }
 
     @Test("""

@@ -185,6 +185,15 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runStirQuieterDB: Float = 7
     /// See `runStirQuieterDB` (share of the due gap).
     public var runStirClockError: Double = 0.04
+    /// A report a run rule took as a later bounce (`CandidateRule.continuesLaterBounce`) more than `runReplaceClock`
+    /// off the run's clock may have been the last bounce's ring stirring a few milliseconds before the bounce: a
+    /// candidate up to this long after it (s; 0 = off) that lies within `runReplaceClock` of the clock the run had
+    /// before that report is judged against that run, and, reported, takes the stirring's place in it. Taken for
+    /// the bounce, the stirring had put the bounce itself off the clock (not due, and judged as any sound), and the
+    /// clock it left put the next stirrings on time.
+    public var runReplaceSeconds: Double = 0.025
+    /// See `runReplaceSeconds` (share of the due gap).
+    public var runReplaceClock: Double = 0.02
     /// See `runOnTime` (dB).
     public var runOnTimeAttackDB: Float = 5
     /// See `runOnTime` (dB).

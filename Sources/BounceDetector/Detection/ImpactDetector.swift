@@ -464,7 +464,8 @@ public final class ImpactDetector {
                 refractoryRatio = parameters.strongerOnsetRunRatio
             }
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
-                       endsRejectedRun: rule == .rejectedRun)
+                       endsRejectedRun: rule == .rejectedRun, laterBounce: rule.continuesLaterBounce,
+                       replacing: fit.replacesLast)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB,
                            centroidHz: features.centroidHz)
             if rule.learnsTemplate, features.attackDB >= parameters.templateLearnAttackDB {

@@ -8,6 +8,9 @@ final class RunEvidence {
     private(set) var bounces: BounceRun
     /// The stream's last rejected candidates that rang like a ball.
     private var rejected: RejectedRun
+    /// The run as it stood before its last report, while that report, taken by a run rule as a later bounce more
+    /// than `DetectorParameters.runReplaceClock` off the clock, may yet prove the ring's stirring (`replaces`).
+    private var beforeLastReport: BounceRun?
     /// Times a run's bounce that rises out of the last one's ring.
     let ringPredictor: RingPredictor
     let parameters: DetectorParameters
@@ -36,6 +39,8 @@ final class RunEvidence {
         var earlyRunExcessDB: Float?
         /// Impacts in the run before it.
         var runLength: Int
+        /// It was judged against the run before its last report, which it replaces if reported (`replaces`).
+        var replacesLast = false
     }
 
     /// The run's evidence with `parameters`' run settings, over `bands` onset bands.
@@ -66,6 +71,28 @@ final class RunEvidence {
     /// does not take, a second or third bounce short of its attack (`startInnovation`), a loosely shaped bounce
     /// (`looseInnovation`).
     func assess(_ onset: Int64, _ features: ImpactFeatures, rules: CandidateRules, ring: SampleRing) -> Assessment {
+        if let before = beforeLastReport, replaces(onset, before: before) {
+            let current = bounces
+            bounces = before
+            defer { bounces = current }
+            var fit = assessAgainstRun(onset, features, rules: rules, ring: ring)
+            fit.replacesLast = fit.followsImpact
+            if fit.followsImpact { return fit }
+        }
+        return assessAgainstRun(onset, features, rules: rules, ring: ring)
+    }
+
+    /// Whether a candidate at `onset` is judged against the run `before` the last report (`beforeLastReport`): it
+    /// comes within `DetectorParameters.runReplaceSeconds` after that report and within `runReplaceClock` of the
+    /// clock the run had before it.
+    private func replaces(_ onset: Int64, before: BounceRun) -> Bool {
+        onset > bounces.last && onset - bounces.last <= Int64(parameters.samples(parameters.runReplaceSeconds))
+            && (before.clockError(at: onset).map { $0 <= parameters.runReplaceClock } ?? false)
+    }
+
+    /// `assess` against the run as `bounces` holds it.
+    private func assessAgainstRun(_ onset: Int64, _ features: ImpactFeatures, rules: CandidateRules,
+                                  ring: SampleRing) -> Assessment {
         let followsImpact = follows(onset, features.bandLevelsDB)
         let likeness = likeness(onset, features, followsImpact)
         let innovation = switch likeness {
@@ -101,8 +128,16 @@ final class RunEvidence {
 
     /// Records an impact reported at `onset` with these band levels and excess over the room (`ImpactFeatures.snrDB`);
     /// `endsRejectedRun` when the rejected run it ends (`CandidateRule.rejectedRun`) starts the run on that run's
-    /// clock. Forgets the rejected candidates.
-    func report(_ onset: Int64, levels: SIMD8<Float>, excessDB: Float, endsRejectedRun: Bool) {
+    /// clock; `laterBounce` when a run rule took it as a later bounce (`CandidateRule.continuesLaterBounce`), which a
+    /// bounce on the clock may replace (`Assessment.replacesLast`, `replacing`). Forgets the rejected candidates.
+    func report(_ onset: Int64, levels: SIMD8<Float>, excessDB: Float, endsRejectedRun: Bool,
+                laterBounce: Bool = false, replacing: Bool = false) {
+        if replacing, let before = beforeLastReport { bounces = before }
+        beforeLastReport = nil
+        if laterBounce, !replacing, parameters.runReplaceSeconds > 0,
+           let error = bounces.clockError(at: onset), error > parameters.runReplaceClock {
+            beforeLastReport = bounces
+        }
         if endsRejectedRun {
             let gaps = rejected.gaps
             bounces.seed(onset, gap: gaps.last, previousGap: gaps.before, length: rejected.length, levels: levels,
