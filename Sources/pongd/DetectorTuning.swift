@@ -196,6 +196,7 @@ enum DetectorTuning {
         "runonclocklooseclock": parameter(\.runOnClockLooseError),
         "runreplace": milliseconds(\.runReplaceSeconds),
         "runreplaceclock": parameter(\.runReplaceClock),
+        "runreplacetrig": .parameters { $0.runReplaceTriggers = $1 != 0 },
         "runonclockunlike": parameter(\.runOnClockUnlikeError),
         "runonclockunlikerun": .parameters { $0.runOnClockUnlikeRun = Int($1.rounded()) },
         "runonclockunlikeattack": parameter(\.runOnClockUnlikeAttackDB),

@@ -251,7 +251,11 @@ struct RealRecordingTests {
         """)
     func droppedBallRetimed() throws {
         let moved = try droppedBallInARoom(tailDB: -2, rt60: 1.2, gapRatio: 0.86)
-        let kept = try droppedBallInARoom(tailDB: -2, rt60: 1.2, gapRatio: 0.86) { $0.runRetimeDB = 0 }
+        // Without the retime, and without a trigger in a taken stirring's refractory, which may replace it.
+        let kept = try droppedBallInARoom(tailDB: -2, rt60: 1.2, gapRatio: 0.86) {
+            $0.runRetimeDB = 0
+            $0.runReplaceTriggers = false
+        }
         #expect(moved.found > kept.found, "retimed \(moved), not \(kept)")
         #expect(moved.reported - moved.found <= kept.reported - kept.found, "retimed \(moved), not \(kept)")
     }

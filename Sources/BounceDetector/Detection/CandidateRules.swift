@@ -434,6 +434,9 @@ package enum CandidateRule: UInt8, Sendable {
     case modelVeto
     /// Rejected: accepted on its timbre alone, but within applause (`ApplauseTrain`).
     case applause
+    /// Rejected: triggered inside a report's refractory to replace it (`RunEvidence.mayReplaceLast`), but not on the
+    /// clock the run had before that report.
+    case notReplacing
 
     /// Its name in `pongd detect --candidates`.
     package var name: String {
@@ -466,6 +469,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .notBall: "x-notball"
         case .modelVeto: "x-model"
         case .applause: "x-applause"
+        case .notReplacing: "x-notreplacing"
         }
     }
 

@@ -194,6 +194,9 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runReplaceSeconds: Double = 0.025
     /// See `runReplaceSeconds` (share of the due gap).
     public var runReplaceClock: Double = 0.02
+    /// See `runReplaceSeconds`: a trigger in that report's refractory starts a candidate (a stirring the band rise
+    /// took leaves no flux for a stronger onset to beat).
+    public var runReplaceTriggers = true
     /// See `runOnTime` (dB).
     public var runOnTimeAttackDB: Float = 5
     /// See `runOnTime` (dB).

@@ -52,6 +52,9 @@ struct ImpactCandidate {
     var retimed = false
     /// Which rule placed `onset`.
     var timing = OnsetTiming.edge
+    /// Triggered inside a report's refractory only to replace that report (`RunEvidence.mayReplaceLast`): decided
+    /// as nothing else.
+    var onlyReplacing = false
 
     /// Only a narrower trigger saw it, not the whole band.
     var isWeak: Bool { evidence != .wholeBand }

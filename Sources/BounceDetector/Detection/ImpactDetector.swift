@@ -270,6 +270,12 @@ public final class ImpactDetector {
                   strength > refractoryRatio * refractoryFlux {
             // Decided, and still in its refractory: an onset several times stronger is no ring of it.
             trigger(strength: strength, evidence: .wholeBand)
+        } else if pending == nil, let evidence, run.mayReplaceLast(at: written) {
+            // The last report may have been a stirring ahead of the bounce (`RunEvidence.replaces`): a candidate
+            // only for that, whose hold-offs are undone if it is not.
+            holdOffs.saveBeforeWeak()
+            trigger(strength: strength, evidence: evidence)
+            pending?.onlyReplacing = true
         } else if supersede, evidence == .wholeBand,
                   pending?.isWeak ?? holdOffs.mayReplaceReleased(at: written) {
             trigger(strength: strength, evidence: .wholeBand)
@@ -440,6 +446,10 @@ public final class ImpactDetector {
            rule.yieldsToApplause, !fit.followsImpact {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
+        }
+        if candidate.onlyReplacing, !fit.replacesLast {
+            verdict = .rejected(restore: true, endRefractory: false)
+            rule = .notReplacing
         }
         if let later = clipRetimed(candidate, features, verdict: verdict, rule: rule,
                                    innovationDB: fit.unpredictedDB) {

@@ -82,6 +82,14 @@ final class RunEvidence {
         return assessAgainstRun(onset, features, rules: rules, ring: ring)
     }
 
+    /// Whether a trigger at `frame` may start a candidate inside the last report's refractory: that report may yet
+    /// prove a stirring (`beforeLastReport`), up to `DetectorParameters.runReplaceSeconds` after it
+    /// (`runReplaceTriggers`).
+    func mayReplaceLast(at frame: Int64) -> Bool {
+        parameters.runReplaceTriggers && beforeLastReport != nil && frame > bounces.last
+            && frame - bounces.last <= Int64(parameters.samples(parameters.runReplaceSeconds))
+    }
+
     /// Whether a candidate at `onset` is judged against the run `before` the last report (`beforeLastReport`): it
     /// comes within `DetectorParameters.runReplaceSeconds` after that report and within `runReplaceClock` of the
     /// clock the run had before it.
