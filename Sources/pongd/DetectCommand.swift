@@ -59,7 +59,7 @@ struct DetectCommand: ParsableCommand {
                     // The onset bands' levels (dB; lanes past the rate's bands are −∞), one field separated by spaces.
                     candidateRows += (0..<8).filter { f.bandLevelsDB[$0].isFinite }.map { String(format: "%.1f", f.bandLevelsDB[$0]) }
                         .joined(separator: " ")
-                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f,%.2f,%.4f,%.2f,%.3f,%.3f,%.3f,%.3f,", decision.lastMeanDB, decision.lastSpreadDB, f.flatnessDB, decision.clockError, decision.innovationDB, decision.templateCosine, decision.templateReference, f.clippedShare, f.clippedBeforeShare) + decision.timing.name + "\n"
+                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f,%.2f,%.4f,%.2f,%.3f,%.3f,%.3f,%.3f,", decision.lastMeanDB, decision.lastSpreadDB, f.flatnessDB, decision.clockError, decision.innovationDB, decision.templateCosine, decision.templateReference, f.clippedShare, f.clippedBeforeShare) + decision.timing.rawValue + "\n"
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

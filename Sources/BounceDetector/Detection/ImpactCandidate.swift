@@ -10,32 +10,20 @@ package enum TriggerEvidence: Int, Sendable {
     case bandRise = 2
 }
 
-/// Which rule placed a candidate's onset (diagnostics: `pongd detect --candidates`' `timed_by`).
-package enum OnsetTiming: Int, Sendable {
+/// Which rule placed a candidate's onset; its raw value is the name `pongd detect --candidates` writes (`timed_by`).
+package enum OnsetTiming: String, Sendable {
     /// The refiner's edge in the high-passed samples (`OnsetRefiner`).
-    case edge = 0
+    case edge
     /// The last bounce's ring's prediction error where a run's next bounce was due (`RunEvidence.onset(of:)`).
-    case ring = 1
+    case ring
     /// A later, louder edge while it waited (`ImpactDetector.reanchor`).
-    case reanchored = 2
+    case reanchored
     /// The ring's prediction error's change point after a weak candidate the ring predicted (`RunEvidence.retimed`).
-    case retimed = 3
+    case retimed
     /// The clipping after a candidate in a ring at the phone's rail (`RunEvidence.clipRetimed`).
-    case clipRetimed = 4
+    case clipRetimed = "clipretimed"
     /// No trigger: the ring's prediction error alone (`RunEvidence.hiddenBounceOnset`).
-    case ringError = 5
-
-    /// The name `pongd detect --candidates` writes.
-    package var name: String {
-        switch self {
-        case .edge: "edge"
-        case .ring: "ring"
-        case .reanchored: "reanchored"
-        case .retimed: "retimed"
-        case .clipRetimed: "clipretimed"
-        case .ringError: "ringerror"
-        }
-    }
+    case ringError = "ringerror"
 }
 
 /// A refined onset waiting for its decision.
@@ -48,13 +36,15 @@ struct ImpactCandidate {
     var noise: Float
     /// Which trigger saw it.
     var evidence: TriggerEvidence
-    /// It was moved once already to where the ring's prediction error began to rise (`RunEvidence.retimed`).
-    var retimed = false
     /// Which rule placed `onset`.
     var timing = OnsetTiming.edge
     /// Triggered inside a report's refractory only to replace that report (`RunEvidence.mayReplaceLast`): decided
     /// as nothing else.
     var onlyReplacing = false
+
+    /// It was moved once already, to where the ring's prediction error began to rise or to the clipping after it
+    /// (`RunEvidence.retimed`, `RunEvidence.clipRetimed`): it is not moved again.
+    var retimed: Bool { timing == .retimed || timing == .clipRetimed }
 
     /// Only a narrower trigger saw it, not the whole band.
     var isWeak: Bool { evidence != .wholeBand }

@@ -53,7 +53,6 @@ extension RunEvidence {
         else { return nil }
         var later = candidate
         later.onset = onset
-        later.retimed = true
         later.timing = .retimed
         return later
     }
@@ -77,7 +76,6 @@ extension RunEvidence {
         else { return nil }
         var later = candidate
         later.onset = onset
-        later.retimed = true
         later.timing = .clipRetimed
         return later
     }

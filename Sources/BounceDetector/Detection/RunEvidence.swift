@@ -86,15 +86,19 @@ final class RunEvidence {
     /// prove a stirring (`beforeLastReport`), up to `DetectorParameters.runReplaceSeconds` after it
     /// (`runReplaceTriggers`).
     func mayReplaceLast(at frame: Int64) -> Bool {
-        parameters.runReplaceTriggers && beforeLastReport != nil && frame > bounces.last
-            && frame - bounces.last <= Int64(parameters.samples(parameters.runReplaceSeconds))
+        parameters.runReplaceTriggers && beforeLastReport != nil && followsLastReportClosely(frame)
+    }
+
+    /// Whether `frame` comes after the last report, by at most `DetectorParameters.runReplaceSeconds`.
+    private func followsLastReportClosely(_ frame: Int64) -> Bool {
+        frame > bounces.last && frame - bounces.last <= Int64(parameters.samples(parameters.runReplaceSeconds))
     }
 
     /// Whether a candidate at `onset` is judged against the run `before` the last report (`beforeLastReport`): it
     /// comes within `DetectorParameters.runReplaceSeconds` after that report and within `runReplaceClock` of the
     /// clock the run had before it.
     private func replaces(_ onset: Int64, before: BounceRun) -> Bool {
-        onset > bounces.last && onset - bounces.last <= Int64(parameters.samples(parameters.runReplaceSeconds))
+        followsLastReportClosely(onset)
             && (before.clockError(at: onset).map { $0 <= parameters.runReplaceClock } ?? false)
     }
 
