@@ -191,6 +191,25 @@ struct BounceRunTests {
         #expect(!drop.third(at: rate * (330 + 125) / 1000, pace: 0.98), "a run of three has its template and clock")
     }
 
+    @Test("""
+        a bouncing ball's pace: 0.8–0.95 of a run of two's one gap on, within the tolerance of a longer run's clock; \
+        never after one impact
+        """)
+    func pace() {
+        let ratios = 0.8...0.95
+        var drop = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08)
+        drop.report(0)
+        #expect(!drop.keepsPace(at: rate * 180 / 1000, ratios: ratios, clockTolerance: 0.03), "one impact: no gap")
+        drop.report(rate * 200 / 1000)
+        #expect(drop.keepsPace(at: rate * (200 + 174) / 1000, ratios: ratios, clockTolerance: 0.03), "0.87 of 200 ms")
+        #expect(!drop.keepsPace(at: rate * (200 + 200) / 1000, ratios: ratios, clockTolerance: 0.03), "the same gap")
+        #expect(!drop.keepsPace(at: rate * (200 + 150) / 1000, ratios: ratios, clockTolerance: 0.03), "0.75 of it")
+        drop.report(rate * (200 + 180) / 1000)  // gaps 200, 180 ms: the clock puts the next 162 ms on
+        #expect(drop.keepsPace(at: rate * (380 + 165) / 1000, ratios: ratios, clockTolerance: 0.03), "1.9 % late")
+        #expect(!drop.keepsPace(at: rate * (380 + 150) / 1000, ratios: ratios, clockTolerance: 0.03),
+                "7 % early: within the pace of a run of two, not within the clock's 3 %")
+    }
+
     @Test("a run seeded from a rejected run is on its clock at once: its next bounce is due gap × r on")
     func seeded() {
         var drop = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08)

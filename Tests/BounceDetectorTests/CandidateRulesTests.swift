@@ -760,6 +760,41 @@ struct CandidateRulesTests {
     }
 
     @Test("""
+        a run's third bounce at a bouncing ball's pace, clipping anew for a third of its first 3 ms on 11 dB of \
+        attack, is that bounce: not off the pace, not on 7 dB, not clipping a quarter of the time or only 1.2 × as \
+        densely as before it, and not without the rule
+        """)
+    func runClippedOnPace() {
+        // As measured on real65_drop_clean's third bounce (tune5): 31 % of its first 3 ms at the rail, none of the 3 ms
+        // before, 11.1 dB of attack in no band over 6 dB; the classifier rejects it (x-notball) and clipping bent its
+        // band shape away from the second bounce's.
+        var bounce = ImpactFeatures(snrDB: 55.9, centroidHz: 1612, tonality: 0.85, highShare: 0.004, decayDB: -2.5,
+                                    attackDB: 11.1, peakContrastDB: 3.2, ringingTonality: 0.66, ringingContrastDB: 4.7,
+                                    peakPersistence: 0.81, lineCoherence: 0.19)
+        bounce.risingBands = 0
+        bounce.clippedShare = 0.31
+        func decided(_ features: ImpactFeatures, keepsPace: Bool = true,
+                     _ change: (inout DetectorParameters) -> Void = { _ in }) -> (CandidateRules.Verdict, CandidateRule) {
+            // A run of two: its last bounce cleared the room by 60 dB.
+            rules(change).decision(features, evidence: .wholeBand, typicalAttackDB: 40, followsImpact: true,
+                                   earlyRunExcessDB: 60, runLength: 2, keepsPace: keepsPace)
+        }
+        let taken = decided(bounce)
+        #expect(isImpact(taken.0) && taken.1 == .runClippedOnPace)
+        #expect(!isImpact(decided(bounce, keepsPace: false).0), "off the pace")
+        var faint = bounce
+        faint.attackDB = 7
+        #expect(!isImpact(decided(faint).0), "7 dB of attack")
+        var partly = bounce
+        partly.clippedShare = 0.25
+        #expect(!isImpact(decided(partly).0), "a quarter of its first 3 ms at the rail")
+        var ring = bounce
+        ring.clippedBeforeShare = 0.26
+        #expect(!isImpact(decided(ring).0), "clipping 1.2 × as densely as the 3 ms before")
+        #expect(!isImpact(decided(bounce) { $0.runClippedPaceShare = 0 }.0), "without the rule")
+    }
+
+    @Test("""
         where a run's next bounce is due over a ring still half at the rail, clipping 1.5 × as densely on 6 dB of \
         attack is that bounce; not on less attack, not clipping under 1.5 × as densely, and not without the rule
         """)

@@ -118,11 +118,12 @@ struct RealCorpusToolTests {
         bounce's lines into harmonics (tonality 0.62–0.74), and the run's tonality lost its third bounce and the \
         seven after it; a clipped bounce is not asked it: 110 of 110 bounces within 2 ms, 101 without. (Since the \
         rule for a bounce clipping 1.5 × as densely as its clipped ring, `runcliprising`, that rule takes the third \
-        bounce on its own too: without both, 101.)
+        bounce on its own too, and so does the one for a bounce clipping at a ball's pace, `runclippace`: without all \
+        three, 101.)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedClippedBallTonality() throws {
         try CorpusFile.expectRule(on: CorpusFile(seed: 41, seconds: 60, source: "csmash"),
-                                  off: "runcliptonal=0,runcliprising=0", labels: 110, found: 109...,
+                                  off: "runcliptonal=0,runcliprising=0,runclippace=0", labels: 110, found: 109...,
                                   falseReports: 0...0, foundWithout: ...102, falseWithout: Self.anyCount,
                                   named: ("with either rule", "without both"))
     }
@@ -214,6 +215,17 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        a loud drop's third bounce clipping a third of its first 3 ms (csmash, tuning seed 65, 60 s, clean): \
+        clipping bent its band shape and lines, so no likeness rule and no timbre took it; at a bouncing ball's pace \
+        (0.84 of the run's one gap) on 11 dB of attack it is the bounce, all 87 within 2 ms, 86 without
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func droppedBallClippingOnPace() throws {
+        try CorpusFile.expectRule(on: CorpusFile(seed: 65, seconds: 60, source: "csmash"), off: "runclippace=0",
+                                  labels: 87, found: 87..., falseReports: ...1, foundWithout: ...86,
+                                  falseWithout: Self.anyCount)
+    }
+
+    @Test("""
         a ring's stirring taken for a bounce (csmash's racket recording as the ball, tuning seed 14, 60 s, clean): \
         taken 6.9 ms early, 4.4 % off the run's clock, it put the bounce itself off the clock, and the clock it left \
         took the next stirring too; the bounce, on the clock the run had before, takes the stirring's place in the \
@@ -298,10 +310,10 @@ struct RealCorpusToolTests {
         #expect(drop.labels.count == 105)
         let with = try drop.found([])
         // The third's own rule at its first 2.5 dB: at 3 dB it takes the bounces lying 2.5–3 dB off.
-        // (clip=0, runclip=0, runcliptonal=0: the clipped-onset rules take some of the bounces the third's rule
-        // otherwise must; so in every test here that turns off a run rule, whose clipped bounces they would take.)
-        let withoutThird = try drop.found(["--tune", "runloosethird=0,runlikethird=2.5,clip=0,runclip=0"])
-        let withoutLater = try drop.found(["--tune", "runlooselater=0,runclip=0,runcliptonal=0"])
+        // (clip=0, runclip=0, runcliptonal=0, runclippace=0: the clipped-onset rules take some of the bounces the third's
+        // rule otherwise must; so in every test here that turns off a run rule, whose clipped bounces they would take.)
+        let withoutThird = try drop.found(["--tune", "runloosethird=0,runlikethird=2.5,clip=0,runclip=0,runclippace=0"])
+        let withoutLater = try drop.found(["--tune", "runlooselater=0,runclip=0,runcliptonal=0,runclippace=0"])
         #expect(with.found >= 103 && with.reported - with.found <= 2, "with the rules \(with) of \(drop.labels.count)")
         #expect(withoutThird.found <= 99, "without the third's \(withoutThird)")
         #expect(withoutLater.found < with.found, "without the later one's \(withoutLater)")
@@ -316,7 +328,7 @@ struct RealCorpusToolTests {
         let drop = try CorpusFile(seed: 11, seconds: 60)
         defer { drop.remove() }
         #expect(drop.labels.count == 98)
-        let with = try drop.found([]), tighter = try drop.found(["--tune", "runlikethird=2.5,runclip=0"])
+        let with = try drop.found([]), tighter = try drop.found(["--tune", "runlikethird=2.5,runclip=0,runclippace=0"])
         #expect(with.found >= 97 && with.reported - with.found <= 1, "within 3 dB \(with) of \(drop.labels.count)")
         #expect(tighter.found <= 95, "within 2.5 dB \(tighter)")
     }

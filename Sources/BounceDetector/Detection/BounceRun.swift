@@ -141,6 +141,14 @@ struct BounceRun {
         return abs(interval - afterLost) <= clockTolerance * afterLost
     }
 
+    /// Whether an onset at `frame` keeps a bouncing ball's pace: in a run of two, `ratios` of its one gap after the
+    /// last impact; in a longer run, within `clockTolerance` of its clock (`clockError`).
+    func keepsPace(at frame: Int64, ratios: ClosedRange<Double>, clockTolerance: Double) -> Bool {
+        if length == 2, gap <= longestGap { return ratios.contains(Double(frame - last) / Double(gap)) }
+        guard length >= 3, let error = clockError(at: frame) else { return false }
+        return error <= clockTolerance
+    }
+
     /// Whether an onset at `frame` would be the third bounce of a run of two: at least `fastest` and at most `pace`
     /// times the run's one gap after its second impact (a dropped ball's third bounce comes sooner than its second).
     func third(at frame: Int64, pace: Double) -> Bool {

@@ -56,7 +56,8 @@ struct CandidateRules {
                   likeness: RunLikeness = .none,
                   likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
                   ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false, clockError: Double = .nan,
-                  runLength: Int = 0, brightestBallHz: Float = 0) -> (verdict: Verdict, rule: CandidateRule) {
+                  runLength: Int = 0, keepsPace: Bool = false,
+                  brightestBallHz: Float = 0) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runContinues)
         }
@@ -65,6 +66,9 @@ struct CandidateRules {
         // than that ring on an attack (`runClippedRisingRatio`).
         if followsImpact, clipsAnewInRun(features) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runClipped)
+        }
+        if followsImpact, keepsPace, clipsOnPace(features) {
+            return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .runClippedOnPace)
         }
         if let rule = runRule(features, likeness: likeness, ringInnovationDB: ringInnovationDB,
                               ringPredicted: ringPredicted, clockError: clockError, runLength: runLength) {
@@ -327,6 +331,14 @@ struct CandidateRules {
             && features.clipsAnew(share: parameters.runClippedShare, ratio: parameters.runClippedRisingRatio)
     }
 
+    /// A due candidate at a bouncing ball's pace (the detector checks it) that clips anew on an attack
+    /// (`DetectorParameters.runClippedPaceShare`, `runClippedPaceAttackDB`), not growing.
+    func clipsOnPace(_ features: ImpactFeatures) -> Bool {
+        parameters.runClippedPaceShare > 0 && features.attackDB >= parameters.runClippedPaceAttackDB
+            && features.decayDB <= 0
+            && features.clipsAnew(share: parameters.runClippedPaceShare, ratio: parameters.runClippedRisingRatio)
+    }
+
     /// The stream's balls are its template: a candidate shaped like them (the detector checks the likeness) that
     /// clears the room by `streamLikeAttackDB` and as far as this room's balls do, less
     /// `streamLikeBelowTypicalDB` (uncapped: in a quiet room a ball clears it by 30 dB and more), rising abruptly in a
@@ -376,6 +388,8 @@ package enum CandidateRule: UInt8, Sendable {
     case runContinues
     /// Accepted: where the run's next bounce is due, the phone clips anew (`DetectorParameters.runClippedShare`).
     case runClipped
+    /// Accepted: at a bouncing ball's pace, the phone clips anew on an attack (`DetectorParameters.runClippedPaceShare`).
+    case runClippedOnPace
     /// Accepted: like the last bounce of a run that speeds up (`RunLikeness.underWay`).
     case runLike
     /// Accepted: a lone impact's second bounce (`RunLikeness.second`).
@@ -443,6 +457,7 @@ package enum CandidateRule: UInt8, Sendable {
         switch self {
         case .runContinues: "run"
         case .runClipped: "runclip"
+        case .runClippedOnPace: "runclippace"
         case .runLike: "runlike"
         case .runSecond: "second"
         case .runStartUnpredicted: "start-unpredicted"

@@ -471,6 +471,23 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runClippedRisingRatio: Float = 1.5
     /// See `runClippedRisingRatio` (dB; `clippedAttackDB`'s 6 dB).
     public var runClippedRisingAttackDB: Float = 6
+    /// A due candidate that keeps a bouncing ball's pace (`runPaceFastest`…`runPaceSlowest` of a run of two's gap, or
+    /// within `runClippedPaceClock` of a longer run's clock) is its bounce when its first 3 ms sit at the rail at least
+    /// this share of the time, 1/`runClippedRisingRatio` as often before, on `runClippedPaceAttackDB` of attack, not
+    /// growing (0 = off). A loud drop's third and fourth bounces, the AGC's gain still up, clip a third to a half of
+    /// their first 3 ms; clipping bends their band shape away from the last bounce's (no likeness rule takes them)
+    /// and their lines into harmonics (nor does the classifier), but nothing else in a room keeps that pace.
+    public var runClippedPaceShare: Float = 0.3
+    /// See `runClippedPaceShare` (dB).
+    public var runClippedPaceAttackDB: Float = 8
+    /// See `runClippedPaceShare`: a run of three or more's clock, as a share of the predicted interval.
+    public var runClippedPaceClock: Double = 0.03
+    /// A run of two's next gap keeps a bouncing ball's pace between these multiples of its one gap (`runClippedPaceShare`):
+    /// a regulation ball dropped from 305 mm rebounds 230–260 mm (a coefficient of restitution of 0.87–0.92, the
+    /// ratio of two successive gaps), softer tables and old balls less.
+    public var runPaceFastest: Double = 0.8
+    /// See `runPaceFastest`.
+    public var runPaceSlowest: Double = 0.95
     /// A candidate where a run's next bounce is due, whose onset's 3 ms sit at the rail less often by this share than
     /// a later 3 ms before its decision do (and those at least `runClipRetimeShare` of the time), moves to that later
     /// stretch (0 = off): in a loud room's ring pinned to the rail, its peaks touching the rail trip the trigger

@@ -424,7 +424,7 @@ public final class ImpactDetector {
             likeStream: shape.like, unlikeStream: shape.unlike,
             modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
             ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted, clockError: fit.clockError,
-            runLength: fit.runLength,
+            runLength: fit.runLength, keepsPace: fit.keepsPace,
             brightestBallHz: typicals.brightestCentroidHz(minimumBalls: parameters.brightFlatMinimumBalls))
         if case .rejected = verdict, run.endsRejectedRun(candidate.onset, features) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)

@@ -39,6 +39,9 @@ final class RunEvidence {
         var earlyRunExcessDB: Float?
         /// Impacts in the run before it.
         var runLength: Int
+        /// It follows the impact at a bouncing ball's pace (`BounceRun.keepsPace`, for
+        /// `DetectorParameters.runClippedPaceShare`).
+        var keepsPace = false
         /// It was judged against the run before its last report, which it replaces if reported (`replaces`).
         var replacesLast = false
     }
@@ -120,7 +123,10 @@ final class RunEvidence {
                           predicted: innovation.predicted,
                           clockError: likeness == .onTime || likeness == .looseLater || likeness == .onClockUnlike
                               ? bounces.clockError(at: onset) ?? .nan : .nan,
-                          earlyRunExcessDB: bounces.length < 3 ? bounces.lastExcessDB : nil, runLength: bounces.length)
+                          earlyRunExcessDB: bounces.length < 3 ? bounces.lastExcessDB : nil, runLength: bounces.length,
+                          keepsPace: followsImpact && parameters.runClippedPaceShare > 0
+                              && bounces.keepsPace(at: onset, ratios: parameters.runPaceFastest...parameters.runPaceSlowest,
+                                                   clockTolerance: parameters.runClippedPaceClock))
     }
 
     /// Whether an accepted candidate at `onset` that `followsImpact` is a bounce of a run speeding up as a bouncing
