@@ -313,19 +313,38 @@ def rally_times(rng, dur):
     return seq, gaps
 
 
-def drop_times(rng, dur):
-    """Balls dropped on the table: gaps 150-250 ms shrinking x0.82-0.92 to 35 ms, 30 dB quieter by the end."""
+def drop_times(rng, dur, restitution=None):
+    """Balls dropped on the table: gaps 150-250 ms shrinking x0.82-0.92 to 35 ms, 30 dB quieter by the end.
+
+    `restitution` (None: one ratio for the whole drop, the default of every split) is (rise, jitter, rng): a real
+    ball keeps more of its speed the slower it strikes (its coefficient of restitution climbs as the impact speed
+    falls), and no two bounces strike the same spot with the same spin. Each gap's ratio is then the drop's ratio
+    plus `rise` x (1 - gap / first gap), plus a normal draw of sd `jitter` from its own `rng` (so the drops' other
+    draws, and every file of the default, stay as they were), at most 0.97."""
     seq = []
     t = rng.uniform(0.8, 1.5)
     while t < dur - 3.0:
         gap, ratio = rng.uniform(0.15, 0.25), rng.uniform(0.82, 0.92)
-        n = int(np.floor(np.log(0.035 / gap) / np.log(ratio))) + 1
+        if restitution is None:
+            n = int(np.floor(np.log(0.035 / gap) / np.log(ratio))) + 1
+            gaps = [gap]
+            for _ in range(n - 1):
+                gaps.append(gaps[-1] * ratio)
+        else:
+            rise, jitter, own = restitution
+            gaps = [gap]
+            while len(gaps) < 40:
+                r = min(0.97, ratio + rise * (1 - gaps[-1] / gap) + jitter * own.standard_normal())
+                if gaps[-1] * r < 0.035:
+                    break
+                gaps.append(gaps[-1] * r)
+            n = len(gaps) + 1
         step = -30.0 / max(n - 1, 1)
         level = 0.0
-        for _ in range(n):
+        for k in range(n):
             seq.append(("bounce", t, level))
-            t += gap
-            gap *= ratio
+            if k < len(gaps):
+                t += gaps[k]
             level += step
         t += rng.uniform(1.5, 3.0)
     return seq
@@ -428,9 +447,11 @@ def write_audio(path, x, opus_kbps):
                         "%s_opus%d.wav" % (path, opus_kbps)], check=True)
 
 
-def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_CONDITIONS, limiter="clip"):
+def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_CONDITIONS, limiter="clip",
+               restitution=(0.0, 0.0)):
     """A seed's rally (RALLY_CONDITIONS) and dropped-ball files (`drop_conditions`: name -> SNR dB) through the
-    phone's `limiter` ("clip" or "hold", `phone`)."""
+    phone's `limiter` ("clip" or "hold", `phone`); `restitution` (rise, jitter) for the drops' gaps (`drop_times`;
+    (0, 0): one ratio a drop)."""
     impacts = Impacts(source, pick_seed=seed + 5000)
     cache = os.path.join(out, "_speech_cache")
     prefix = os.path.join(out, "real%d" % seed + ("" if source == "csmash" else "_" + source))
@@ -462,7 +483,8 @@ def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_
         len(labels), rt60, ball_dbfs, ph["hp"], ph["lp"]))
     # --- dropped balls
     rng = np.random.default_rng(seed + 1000)
-    dseq = drop_times(rng, dur / 2)
+    dseq = drop_times(rng, dur / 2, restitution=(*restitution, np.random.default_rng(seed + 7000))
+                      if any(restitution) else None)
     nd = int(dur / 2 * SR)
     first = {}
 
@@ -562,6 +584,11 @@ def main():
     ap.add_argument("--limiter", choices=("clip", "hold"), default="clip",
                     help="the phone's output stage at -3 dBFS: clip (default; every figure in BENCHMARKS.md unless it "
                          "says otherwise) or hold, a voice-processing limiter that holds the gain down (50 ms release)")
+    ap.add_argument("--restitution-rise", type=float, default=0.0,
+                    help="a dropped ball's gap ratio climbs by this much as its gap shrinks from the first to none "
+                         "(a slower impact keeps more of its speed; default 0: one ratio a drop, every split's files)")
+    ap.add_argument("--restitution-jitter", type=float, default=0.0,
+                    help="and each gap's ratio varies by this standard deviation (no two bounces strike alike)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     if a.verify:
@@ -595,7 +622,8 @@ def main():
     if not seeds:
         ap.error("give --seed, --split or --quick")
     for s in seeds:
-        build_seed(s, a.out, a.dur, a.opus, source, drop_conditions, a.limiter)
+        build_seed(s, a.out, a.dur, a.opus, source, drop_conditions, a.limiter,
+                   (a.restitution_rise, a.restitution_jitter))
 
 
 if __name__ == "__main__":

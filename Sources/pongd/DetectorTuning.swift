@@ -217,6 +217,8 @@ enum DetectorTuning {
         "runretime": parameter(\.runRetimeDB),
         "runretimeskip": milliseconds(\.runRetimeSkipSeconds),
         "runretimescope": parameter(\.runRetimeScope),
+        "runretimerejected": .parameters { $0.runRetimeRejected = $1 != 0 },
+        "runretimerejectedclock": parameter(\.runRetimeRejectedClock),
         "stronger": parameter(\.strongerOnsetRatio),
         "strongerrun": parameter(\.strongerOnsetRunRatio),
         "applause": parameter(\.applauseTolerance),

@@ -270,6 +270,16 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runRetimeDB: Float = 2
     /// See `runRetimeDB`.
     public var runRetimeSkipSeconds = 0.0015
+    /// A weak candidate (band rise, ring error) where a run's next bounce is due that the rules rejected moves, once,
+    /// to where the ring's prediction error rises after it (`runRetimeDB`'s search, up to its decision point),
+    /// whatever the ring predicted of it, and is decided there. A drop's last bounces, 35–40 ms apart, are heard
+    /// first as the ring's stirring 2–5 ms before them; measured there they show no attack and are rejected, and the
+    /// bounce itself, inside that candidate's wait, started none of its own. A ball keeps more of its speed the
+    /// slower it strikes, so a real drop ends in many such bounces.
+    public var runRetimeRejected = true
+    /// See `runRetimeRejected`: where the run has a clock, the new onset lies within this share of it (a stirring
+    /// 20 ms ahead moved to another stirring is no bounce).
+    public var runRetimeRejectedClock: Double = 0.04
     /// See `runRetimeDB`: bit 1, whole-band candidates too; bit 2, wherever a run's next bounce is due (not only in
     /// a run that speeds up).
     public var runRetimeScope = 0

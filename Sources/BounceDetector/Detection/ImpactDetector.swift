@@ -214,8 +214,9 @@ public final class ImpactDetector {
             pending = nil
             if let later = run.retimed(candidate, ring: highPassed, end: written) {
                 commit(later)
-            } else {
-                decide(candidate, onImpact: onImpact)
+            } else if !decide(candidate, onImpact: onImpact), parameters.runRetimeRejected, candidate.isWeak,
+                      let later = run.retimed(candidate, ring: highPassed, end: written, rejected: true) {
+                commit(later)
             }
         }
     }
@@ -413,7 +414,8 @@ public final class ImpactDetector {
     /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
     /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
     /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says.
-    private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) {
+    @discardableResult
+    private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) -> Bool {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         let fit = run.assess(candidate.onset, features, rules: rules, ring: highPassed)
         let shape = typicals.shape(of: features.bandLevelsDB, bands: rules.bands, parameters: parameters)
@@ -454,7 +456,7 @@ public final class ImpactDetector {
         if let later = clipRetimed(candidate, features, verdict: verdict, rule: rule,
                                    innovationDB: fit.unpredictedDB) {
             commit(later)
-            return
+            return true
         }
         if let observer = candidateObserver {
             var decision = run.decision(candidate.onset, levels: features.bandLevelsDB, rule: rule,
@@ -489,6 +491,8 @@ public final class ImpactDetector {
             holdOffs.weakReleased = candidate.isWeak
             if restore { holdOffs.restoreBeforeWeak() }
             if endRefractory { holdOffs.endRefractory(at: written) }
+            return false
         }
+        return true
     }
 }
