@@ -157,8 +157,8 @@ public struct DetectorParameters: Sendable, Equatable {
     /// this many reported impacts…
     public var ringErrorRunLength = 3
     /// …that speeds up as a bouncing ball's does (`BounceRun.speedsUp` at this pace; 0 = not asked): a rally's
-    /// racket hit and bounce, or steps, do not.
-    public var ringErrorPace: Double = 0.98
+    /// racket hit and bounce, or steps, do not. 1: no gap longer than the last (`runLikePace`).
+    public var ringErrorPace: Double = 1
     /// A run's next bounce sounds like the last (`BounceRun.resembles`): its band levels' spread about their mean
     /// difference from the last impact's at most this (dB; 0 = not asked)…
     public var runShapeDB: Float = 4
@@ -294,7 +294,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// …and only while the run speeds up (`BounceRun.speedsUp`: three impacts or more, each gap at most this times
     /// the one before; 0 = not asked). A racket hit and the table bounce 150–250 ms after it are two impacts of a
     /// rally, and claps or steps in a steady rhythm resemble each other: neither is a ball bouncing ever faster.
-    public var runLikePace: Double = 0.98
+    /// 1: no gap longer than the last. A ball keeps more of its speed the slower it strikes, so a drop's last gaps
+    /// shrink by only 3–5 % each, and an onset timed 0.3 ms off moves a 36 ms gap's ratio by 1 %; at 0.98 (until the
+    /// thirteenth session) such a drop's last bounces were no longer "speeding up" and every later-bounce rule lost them.
+    public var runLikePace: Double = 1
     /// A lone impact's template: a candidate up to this long after it (s; 0 = off), at least `runFirstShortestSeconds`,
     /// whose band levels spread by at most `runLikeFirstShapeDB` about their mean difference from it, that mean
     /// between −`runLikeFirstQuieterDB` and +`runLouderDB`, is its second bounce on an attack of `runLikeFirstAttackDB`
