@@ -50,7 +50,8 @@ struct CandidateRules {
     /// knows too few), against which a bright flat onset is a clap (`isBrightFlat`). `clockError`: an on-time or
     /// loosely shaped later candidate's distance from the run's clock (`BounceRun.clockError`; NaN for any other),
     /// for `onClock`, `onClockLoosely` and `onClockUnlike`; `runLength`: impacts in the run before it, for
-    /// `onClockUnlike`.
+    /// `onClockUnlike`; `keepsPace` when it follows the last impact at a bouncing ball's pace (`BounceRun.keepsPace`),
+    /// for `clipsOnPace`.
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil,
                   likeness: RunLikeness = .none,

@@ -413,7 +413,8 @@ public final class ImpactDetector {
 
     /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
     /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
-    /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says.
+    /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says. False when it
+    /// rejected the candidate (true when it reported it, or moved it to the clipping after it, `clipRetimed`).
     @discardableResult
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) -> Bool {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)

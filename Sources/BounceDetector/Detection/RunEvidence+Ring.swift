@@ -40,7 +40,10 @@ extension RunEvidence {
     /// A weak candidate where a run's next bounce is due, which the ring before it predicted
     /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
     /// after it, up to `end`, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
-    func retimed(_ candidate: ImpactCandidate, ring: SampleRing, end: Int64, rejected: Bool = false) -> ImpactCandidate? {
+    /// `rejected`: one the rules rejected (`DetectorParameters.runRetimeRejected`), whatever the ring predicted of it,
+    /// moved only onto the run's clock where it has one (`runRetimeRejectedClock`).
+    func retimed(_ candidate: ImpactCandidate, ring: SampleRing, end: Int64,
+                 rejected: Bool = false) -> ImpactCandidate? {
         guard parameters.runRetimeDB > 0, !candidate.retimed,
               candidate.isWeak || parameters.runRetimeScope & 1 != 0, bounces.continues(at: candidate.onset),
               parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
@@ -50,7 +53,6 @@ extension RunEvidence {
                   end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
                   cap: parameters.runOnsetCap)
         else { return nil }
-        // A rejected one moves only onto the run's clock, where it has one (`DetectorParameters.runRetimeRejectedClock`).
         if rejected, let error = bounces.clockError(at: onset), error > parameters.runRetimeRejectedClock { return nil }
         var later = candidate
         later.onset = onset
