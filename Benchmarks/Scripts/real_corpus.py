@@ -338,7 +338,7 @@ def drop_times(rng, dur, restitution=None):
                 if gaps[-1] * r < 0.035:
                     break
                 gaps.append(gaps[-1] * r)
-            n = len(gaps) + 1
+            n = len(gaps) + 1  # no gap after the last bounce here (the default keeps its historical one: same files)
         step = -30.0 / max(n - 1, 1)
         level = 0.0
         for k in range(n):

@@ -144,7 +144,7 @@ struct BounceRun {
     /// Whether an onset at `frame` keeps a bouncing ball's pace: in a run of two, `ratios` of its one gap after the
     /// last impact; in a longer run, within `clockTolerance` of its clock (`clockError`).
     func keepsPace(at frame: Int64, ratios: ClosedRange<Double>, clockTolerance: Double) -> Bool {
-        if length == 2, gap <= longestGap { return ratios.contains(Double(frame - last) / Double(gap)) }
+        if let ratio = runOfTwoRatio(at: frame) { return ratios.contains(ratio) }
         guard length >= 3, let error = clockError(at: frame) else { return false }
         return error <= clockTolerance
     }
@@ -152,9 +152,14 @@ struct BounceRun {
     /// Whether an onset at `frame` would be the third bounce of a run of two: at least `fastest` and at most `pace`
     /// times the run's one gap after its second impact (a dropped ball's third bounce comes sooner than its second).
     func third(at frame: Int64, pace: Double) -> Bool {
-        guard length == 2, gap <= longestGap else { return false }
-        let next = Double(frame - last)
-        return next <= pace * Double(gap) && next >= fastest * Double(gap)
+        guard let ratio = runOfTwoRatio(at: frame) else { return false }
+        return ratio <= pace && ratio >= fastest
+    }
+
+    /// In a run of two, an onset at `frame`'s interval after the second impact over the run's one gap; nil otherwise.
+    private func runOfTwoRatio(at frame: Int64) -> Double? {
+        guard length == 2, gap <= longestGap else { return nil }
+        return Double(frame - last) / Double(gap)
     }
 
     /// Starts a run at a bounce reported at `frame` that ends a bouncing ball's rejected run (`RejectedRun`): its

@@ -214,7 +214,7 @@ public final class ImpactDetector {
             pending = nil
             if let later = run.retimed(candidate, ring: highPassed, end: written) {
                 commit(later)
-            } else if !decide(candidate, onImpact: onImpact), parameters.runRetimeRejected, candidate.isWeak,
+            } else if !decide(candidate, onImpact: onImpact),
                       let later = run.retimed(candidate, ring: highPassed, end: written, rejected: true) {
                 commit(later)
             }
@@ -415,7 +415,6 @@ public final class ImpactDetector {
     /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
     /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says. False when it
     /// rejected the candidate (true when it reported it, or moved it to the clipping after it, `clipRetimed`).
-    @discardableResult
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) -> Bool {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         let fit = run.assess(candidate.onset, features, rules: rules, ring: highPassed)

@@ -40,11 +40,12 @@ extension RunEvidence {
     /// A weak candidate where a run's next bounce is due, which the ring before it predicted
     /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
     /// after it, up to `end`, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
-    /// `rejected`: one the rules rejected (`DetectorParameters.runRetimeRejected`), whatever the ring predicted of it,
-    /// moved only onto the run's clock where it has one (`runRetimeRejectedClock`).
+    /// `rejected`: a weak one the rules rejected (`DetectorParameters.runRetimeRejected`; nil while that is off),
+    /// whatever the ring predicted of it, moved only onto the run's clock where it has one (`runRetimeRejectedClock`).
     func retimed(_ candidate: ImpactCandidate, ring: SampleRing, end: Int64,
                  rejected: Bool = false) -> ImpactCandidate? {
         guard parameters.runRetimeDB > 0, !candidate.retimed,
+              !rejected || parameters.runRetimeRejected && candidate.isWeak,
               candidate.isWeak || parameters.runRetimeScope & 1 != 0, bounces.continues(at: candidate.onset),
               parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
               rejected || (innovationDB(at: candidate.onset, ring: ring).map { $0 < parameters.runRetimeDB } ?? false),
