@@ -47,8 +47,8 @@ Seeds 11-15 are for tuning, 21-22 are HELD OUT (never choose a threshold on them
 the facepunch source are the INDEPENDENT held-out set (another ball, table and bat than the tuning seeds).
 
   real_corpus.py --seed 11 --out /work/realcorpus        one seed's files
-  real_corpus.py --split tune|tune2|tune3|tune4|tune5|heldout --out DIR   all seeds of a split (tune2: seeds 16-20,
-                                                             tune3: 41-48, tune4: 51-58, tune5: 61-68)
+  real_corpus.py --split tune|tune2|...|tune6|heldout --out DIR   all seeds of a split (tune2: seeds 16-20,
+                                                             tune3: 41-48, tune4: 51-58, tune5: 61-68, tune6: 71-78)
   real_corpus.py --split independent --out DIR           seeds 31-33 from the facepunch recordings
   real_corpus.py --seed 31 --source facepunch --out DIR  one seed of another source
   real_corpus.py --quick --out DIR                       the 12 s file of issue 11 (quick.wav + quick_events.csv)
@@ -112,14 +112,17 @@ TUNING4_SEEDS = (51, 52, 53, 54, 55, 56, 57, 58)
 # A fifth (2026-11-27, thirteenth session): tune4's rules were found on tune4; eight more fresh seeds again show which
 # misses carry over to files no rule was fitted to.
 TUNING5_SEEDS = (61, 62, 63, 64, 65, 66, 67, 68)
-ALL_TUNING_SEEDS = TUNING_SEEDS + TUNING2_SEEDS + TUNING3_SEEDS + TUNING4_SEEDS + TUNING5_SEEDS
+# A sixth (2026-11-27, fourteenth session): the held-out drops miss 1.5 % of their bounces clean where the tuning
+# splits miss 0.25 %; fresh seeds are the one way to meet the kinds of miss no split has shown yet without looking.
+TUNING6_SEEDS = (71, 72, 73, 74, 75, 76, 77, 78)
+ALL_TUNING_SEEDS = TUNING_SEEDS + TUNING2_SEEDS + TUNING3_SEEDS + TUNING4_SEEDS + TUNING5_SEEDS + TUNING6_SEEDS
 HELDOUT_SEEDS = (21, 22)
 INDEPENDENT_SEEDS = (31, 32, 33)
 # Every split's seeds (real_eval.py and retune.py read these too), and which splits are for tuning.
 SPLIT_SEEDS = {"tune": TUNING_SEEDS, "tune2": TUNING2_SEEDS, "tune3": TUNING3_SEEDS, "tune4": TUNING4_SEEDS,
-               "tune5": TUNING5_SEEDS, "heldout": HELDOUT_SEEDS,
+               "tune5": TUNING5_SEEDS, "tune6": TUNING6_SEEDS, "heldout": HELDOUT_SEEDS,
                "independent": INDEPENDENT_SEEDS}
-TUNING_SPLITS = ("tune", "tune2", "tune3", "tune4", "tune5")
+TUNING_SPLITS = ("tune", "tune2", "tune3", "tune4", "tune5", "tune6")
 RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
 DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
 STRESS_DROP_CONDITIONS = {"snr15": 15.0, "snr10": 10.0}  # --stress: harder than the issue asks, for tuning only
@@ -604,11 +607,11 @@ def main():
                  "for another source")
     if source in tuning_only and (a.split not in (None,) + TUNING_SPLITS
                                   or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
-        ap.error("the %s source is for tuning seeds only (%s: --split tune, tune2, tune3, tune4 or tune5)"
+        ap.error("the %s source is for tuning seeds only (%s: --split tune, tune2, tune3, tune4, tune5 or tune6)"
                  % (source, ", ".join(map(str, ALL_TUNING_SEEDS))))
     if a.stress and (a.quick or a.split not in (None,) + TUNING_SPLITS
                      or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
-        ap.error("--stress is for tuning seeds only (--split tune, tune2, tune3, tune4 or tune5, or --seed %s)"
+        ap.error("--stress is for tuning seeds only (--split tune, tune2, tune3, tune4, tune5 or tune6, or --seed %s)"
                  % ", ".join(map(str, ALL_TUNING_SEEDS)))
     drop_conditions = {**DROP_CONDITIONS, **STRESS_DROP_CONDITIONS} if a.stress else DROP_CONDITIONS
     if SOURCES[source]["folder"] == CSMASH or a.quick:

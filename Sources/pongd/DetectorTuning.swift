@@ -226,6 +226,7 @@ enum DetectorTuning {
         "applausemax": .parameters { $0.applausePeriodSeconds = $0.applausePeriodSeconds.lowerBound...max($1 / 1000, $0.applausePeriodSeconds.lowerBound) },
         "applauseattack": parameter(\.applauseAttackDB),
         "applausespeed": parameter(\.applauseSpeedUp),
+        "applauselouder": parameter(\.applauseSpeedUpLouderDB),
         "applausealive": parameter(\.applauseAlivePeriods),
         "applauseclearer": parameter(\.applauseClearerDB),
         "applauseskips": parameter(\.applauseSkips),

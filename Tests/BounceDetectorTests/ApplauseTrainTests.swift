@@ -39,6 +39,23 @@ struct ApplauseTrainTests {
         }
     }
 
+    @Test("""
+        claps whose gaps happen to shrink as a ball's (×0.93) but whose levels jump about are applause; the same \
+        times fading 1.5 dB a sound are a ball bouncing on (and with the level check off, the claps are too)
+        """)
+    func speedingClapsThatDoNotFade() {
+        let times = [19.05, 19.287, 19.508, 19.714, 19.905]
+        let claps: [Float] = [-20, -14, -19, -13, -18], fading: [Float] = [-10, -11.5, -13, -14.5, -16]
+        func called(_ levels: [Float], louder: Float) -> [Bool] {
+            var applause = ApplauseTrain(periodSamples: Int64(0.14 * rate)...Int64(0.33 * rate), tolerance: 0.25,
+                                         speedUp: 0.95, alivePeriods: 1.5, skips: 2, speedUpLouderDB: louder)
+            return zip(times, levels).map { applause.note(Int64($0 * rate), levelDB: $1) }
+        }
+        #expect(called(claps, louder: 3) == [false, false, false, true, true])
+        #expect(!called(fading, louder: 3).contains(true))
+        #expect(!called(claps, louder: 0).contains(true), "off: every speeding train is a ball")
+    }
+
     @Test("a rally's strokes (a serve's two bounces, then 0.3–0.9 s apart) are no applause")
     func rally() {
         #expect(!applause([1.0, 1.18, 1.52, 1.9, 2.35, 2.7, 3.3, 3.62, 4.1]).contains(true))

@@ -8,7 +8,8 @@ extension ApplauseTrain {
                   alivePeriods: parameters.applauseAlivePeriods, skips: parameters.applauseSkips,
                   densityCount: parameters.applauseDensityCount,
                   densitySamples: Int64(parameters.samples(parameters.applauseDensitySeconds)),
-                  densityGrowths: parameters.applauseDensityGrowths, densityLevelDB: parameters.applauseDensityLevelDB)
+                  densityGrowths: parameters.applauseDensityGrowths, densityLevelDB: parameters.applauseDensityLevelDB,
+                  speedUpLouderDB: parameters.applauseSpeedUpLouderDB)
     }
 
     /// Notes a candidate at `onset` that `rule` decided (only one that counts as a clap: `isClapLike`) and returns
@@ -19,7 +20,8 @@ extension ApplauseTrain {
         let sharper = parameters.applauseClearerDB > 0
             && features.attackDB >= loudestAttackDB + parameters.applauseClearerDB
         let applauding = Self.isClapLike(features, rule, parameters: parameters)
-            ? note(onset, attackDB: features.attackDB) : applauding(at: onset)
+            ? note(onset, attackDB: features.attackDB, levelDB: features.bandLevelsDB.max())
+            : applauding(at: onset)
         return applauding && !sharper
     }
 

@@ -17,6 +17,9 @@ struct ApplauseTrain {
     let tolerance: Double
     /// A train whose every gap is under this share of the one before speeds up as a bouncing ball does: not applause.
     let speedUp: Double
+    /// …unless one of its sounds is this much louder (dB; 0 = never) than the one before: a bouncing ball fades, claps
+    /// struck 4–6 a second as a hand tires or quickens come as loud as they come.
+    let speedUpLouderDB: Float
     /// How long applause lasts after its train's last clap, in that train's periods.
     let alivePeriods: Double
     /// Sounds a train may skip between two of its claps (another person's claps; `capacity` − 4 at most).
@@ -34,13 +37,16 @@ struct ApplauseTrain {
     /// crowd's claps sound alike, a serve 40 dB sharper than the applause it follows is no part of it.
     let densityLevelDB: Float
     private var onsets = SIMD8<Int64>(repeating: .min)
-    /// Their attacks (dB; −∞ = none).
+    /// Their attacks and levels (dB; −∞ = none).
     private var attacks = SIMD8<Float>(repeating: -.infinity)
+    private var levels = SIMD8<Float>(repeating: -.infinity)
     private var aliveUntil: Int64 = .min
 
     init(periodSamples: ClosedRange<Int64>, tolerance: Double, speedUp: Double, alivePeriods: Double, skips: Int,
-         densityCount: Int = 0, densitySamples: Int64 = 0, densityGrowths: Int = 2, densityLevelDB: Float = 0) {
+         densityCount: Int = 0, densitySamples: Int64 = 0, densityGrowths: Int = 2, densityLevelDB: Float = 0,
+         speedUpLouderDB: Float = 0) {
         self.densityLevelDB = densityLevelDB
+        self.speedUpLouderDB = speedUpLouderDB
         self.densityCount = min(max(densityCount, 0), Self.capacity + 1)
         self.densitySamples = densitySamples
         self.densityGrowths = densityGrowths
@@ -55,14 +61,15 @@ struct ApplauseTrain {
     /// clap of the applause around it is something else (a serve struck by the phone while a crowd claps further off).
     var loudestAttackDB: Float { attacks.max() }
 
-    /// Notes an impulsive sound at `frame` (frames never go back) with its attack (dB) and returns whether it is
-    /// applause: the fourth of a clapping train among the sounds noted before, or within the applause a train started.
-    mutating func note(_ frame: Int64, attackDB: Float = 0) -> Bool {
+    /// Notes an impulsive sound at `frame` (frames never go back) with its attack and level (dB) and returns whether it
+    /// is applause: the fourth of a clapping train among the sounds noted before, or within the applause a train
+    /// started.
+    mutating func note(_ frame: Int64, attackDB: Float = 0, levelDB: Float = 0) -> Bool {
         let applauding = frame <= aliveUntil
         // A sound that goes on speeding up the sounds just before it is a ball bouncing on, whatever train a few of
         // them might also make.
-        let bouncing = speedsUp(to: frame)
-        if !bouncing, let period = train(endingAt: frame) {
+        let bouncing = speedsUp(to: frame, levelDB: levelDB)
+        if !bouncing, let period = train(endingAt: frame, levelDB: levelDB) {
             aliveUntil = max(aliveUntil, frame + Int64((Double(period) * alivePeriods).rounded()))
         }
         if !bouncing, let gap = crowd(endingAt: frame, attackDB: attackDB) {
@@ -71,27 +78,38 @@ struct ApplauseTrain {
         for lane in 0..<(Self.capacity - 1) {
             onsets[lane] = onsets[lane + 1]
             attacks[lane] = attacks[lane + 1]
+            levels[lane] = levels[lane + 1]
         }
         onsets[Self.capacity - 1] = frame
         attacks[Self.capacity - 1] = attackDB
+        levels[Self.capacity - 1] = levelDB
         return !bouncing && (applauding || frame <= aliveUntil)
     }
 
     /// Whether the last two gaps of the sounds just before `frame`, and the gap to it, each shrink under `speedUp`
-    /// of the one before (a ball bouncing on).
-    private func speedsUp(to frame: Int64) -> Bool {
+    /// of the one before, the sounds fading as they come (a ball bouncing on).
+    private func speedsUp(to frame: Int64, levelDB: Float) -> Bool {
         let last = Self.capacity - 1
         guard onsets[last - 2] != .min else { return false }
         let newest = Double(frame - onsets[last]), middle = Double(onsets[last] - onsets[last - 1])
         let oldest = Double(onsets[last - 1] - onsets[last - 2])
         return newest < speedUp * middle && middle < speedUp * oldest
+            && fades(levels[last - 1], levels[last], levelDB)
+    }
+
+    /// Whether no one of three sounds' levels (oldest first) is `speedUpLouderDB` louder than the one before (an
+    /// unmeasured level, −∞, is no evidence either way).
+    private func fades(_ first: Float, _ second: Float, _ third: Float) -> Bool {
+        guard speedUpLouderDB > 0, first.isFinite, second.isFinite, third.isFinite else { return true }
+        return second < first + speedUpLouderDB && third < second + speedUpLouderDB
     }
 
     /// Whether `frame` lies within applause a train started (without noting anything).
     func applauding(at frame: Int64) -> Bool { frame <= aliveUntil }
 
-    /// The last gap of a steady train of four ending at `frame`, if the remembered sounds hold one.
-    private func train(endingAt frame: Int64) -> Int64? {
+    /// The last gap of a steady train of four ending at `frame` (its level `levelDB`), if the remembered sounds hold
+    /// one that is no ball bouncing on.
+    private func train(endingAt frame: Int64, levelDB: Float) -> Int64? {
         let newest = Self.capacity - 1
         for a in stride(from: newest, through: max(2, newest - skips), by: -1) where onsets[a] != .min {
             let first = frame - onsets[a]
@@ -106,6 +124,7 @@ struct ApplauseTrain {
                     guard third <= periodSamples.upperBound else { break }
                     guard steady(second, third), steady(first, third) else { continue }
                     let speedsUp = Double(first) < speedUp * Double(second) && Double(second) < speedUp * Double(third)
+                        && fades(levels[b], levels[a], levelDB)
                     if !speedsUp { return first }
                 }
             }
