@@ -196,6 +196,8 @@ enum DetectorTuning {
         "runonclocklooseclock": parameter(\.runOnClockLooseError),
         "runreplace": milliseconds(\.runReplaceSeconds),
         "runreplaceclock": parameter(\.runReplaceClock),
+        "runreplacecloser": parameter(\.runReplaceCloser),
+        "runreplacemost": parameter(\.runReplaceClockMost),
         "runreplacetrig": .parameters { $0.runReplaceTriggers = $1 != 0 },
         "runonclockunlike": parameter(\.runOnClockUnlikeError),
         "runonclockunlikerun": .parameters { $0.runOnClockUnlikeRun = Int($1.rounded()) },

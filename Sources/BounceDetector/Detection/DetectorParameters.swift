@@ -194,6 +194,13 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runReplaceSeconds: Double = 0.025
     /// See `runReplaceSeconds` (share of the due gap).
     public var runReplaceClock: Double = 0.02
+    /// See `runReplaceSeconds`: a candidate further off that clock still replaces the report when it lies within this
+    /// share (0 = off) of the report's own error, and within `runReplaceClockMost`: a ball whose gaps climb as it
+    /// slows (a real ball's restitution) leaves its bounce 2–3 % off a clock fitted on one ratio, nearer to it than
+    /// the stirring taken 4–10 % off.
+    public var runReplaceCloser: Double = 0.6
+    /// See `runReplaceCloser` (share of the due gap).
+    public var runReplaceClockMost: Double = 0.05
     /// See `runReplaceSeconds`: a trigger in that report's refractory starts a candidate (a stirring the band rise
     /// took leaves no flux for a stronger onset to beat).
     public var runReplaceTriggers = true

@@ -11,6 +11,8 @@ final class RunEvidence {
     /// The run as it stood before its last report, while that report, taken by a run rule as a later bounce more
     /// than `DetectorParameters.runReplaceClock` off the clock, may yet prove the ring's stirring (`replaces`).
     private var beforeLastReport: BounceRun?
+    /// How far the last report lay off the clock of `beforeLastReport` (a share of the due gap).
+    private var lastReportClockError = 0.0
     /// Times a run's bounce that rises out of the last one's ring.
     let ringPredictor: RingPredictor
     let parameters: DetectorParameters
@@ -101,8 +103,9 @@ final class RunEvidence {
     /// comes within `DetectorParameters.runReplaceSeconds` after that report and within `runReplaceClock` of the
     /// clock the run had before it.
     private func replaces(_ onset: Int64, before: BounceRun) -> Bool {
-        followsLastReportClosely(onset)
-            && (before.clockError(at: onset).map { $0 <= parameters.runReplaceClock } ?? false)
+        guard followsLastReportClosely(onset), let error = before.clockError(at: onset) else { return false }
+        return error <= parameters.runReplaceClock
+            || error <= parameters.runReplaceCloser * lastReportClockError && error <= parameters.runReplaceClockMost
     }
 
     /// `assess` against the run as `bounces` holds it.
@@ -155,6 +158,7 @@ final class RunEvidence {
         if laterBounce, !replacing, parameters.runReplaceSeconds > 0,
            let error = bounces.clockError(at: onset), error > parameters.runReplaceClock {
             beforeLastReport = bounces
+            lastReportClockError = error
         }
         if endsRejectedRun {
             let gaps = rejected.gaps
