@@ -41,7 +41,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kill9_durability import GENEROUS, Postgres, WebSocket, call, expect, free_port  # noqa: E402
+from kill9_durability import GENEROUS, Postgres, WebSocket, call, expect, free_port, listening  # noqa: E402
 
 
 class Node:
@@ -65,10 +65,11 @@ class Node:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"node {index} exited at start-up; see {self.log}")
             try:
-                if call(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                if listening(self.log, self.port) and call(self.port, "GET", "/healthz", timeout=2)[0] == 200:
                     return
             except OSError:
-                time.sleep(0.02)
+                pass
+            time.sleep(0.02)
         raise RuntimeError(f"node {index} did not answer /healthz; see {self.log}")
 
     def terminate(self):

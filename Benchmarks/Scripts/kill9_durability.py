@@ -280,10 +280,33 @@ class WebSocket:
 _starts = itertools.count(1)
 
 
+_ports_given = set()
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port on 127.0.0.1 that was free a moment ago and that this process has not handed out before (a server's
+    API and metrics ports must differ). Another process may still take it before the server binds it: see
+    `listening`."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _ports_given:
+            _ports_given.add(port)
+            return port
+
+
+def listening(log_path, port):
+    """Whether the `pongd serve` logging to `log_path` says its API listens on `port`: a /healthz answer alone may
+    come from whatever else took the port between `free_port` and the bind (another test's server; CI saw its
+    metrics listener answer a round's requests with 404s)."""
+    try:
+        with open(log_path, "rb") as log:
+            lines = log.read().decode(errors="replace").splitlines()
+    except OSError:
+        return False
+    return any(f"http.port={port} " in line and line.endswith("listening") and "listener=metrics" not in line
+               for line in lines)
 
 
 class Server:
@@ -297,7 +320,8 @@ class Server:
     def start(self, timeout=120):
         for _ in range(5):
             self.port, metrics = free_port(), free_port()
-            log = open(os.path.join(self.logs, f"{os.path.basename(self.folder)}-{next(_starts)}.log"), "wb")
+            log_path = os.path.join(self.logs, f"{os.path.basename(self.folder)}-{next(_starts)}.log")
+            log = open(log_path, "wb")
             self.proc = subprocess.Popen(
                 [self.binary, "serve", "--port", str(self.port), "--metrics-port", str(metrics),
                  "--data-dir", self.folder] + GENEROUS + self.extra,
@@ -306,7 +330,7 @@ class Server:
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and self.proc.poll() is None:
                 try:
-                    if call(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                    if listening(log_path, self.port) and call(self.port, "GET", "/healthz", timeout=2)[0] == 200:
                         return
                 except OSError:
                     pass

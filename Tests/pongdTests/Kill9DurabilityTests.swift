@@ -40,4 +40,30 @@ struct Kill9DurabilityTests {
         }
         #expect(run.status == 0, "\(run.stderr)")
     }
+
+    @Test("""
+        the harness takes a server for started only when the server's own log says its API listens on the port: \
+        another server's metrics listener that took the port first is not it (CI once saw one answer /healthz, \
+        then every request of the round with 404s); and no port is handed out twice
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func listenerIsTheServers() throws {
+        let folder = URL(fileURLWithPath: Self.script).deletingLastPathComponent().path
+        let check = """
+            import sys, tempfile
+            sys.path.insert(0, \(String(reflecting: folder)))
+            from kill9_durability import free_port, listening
+            log = tempfile.NamedTemporaryFile("w", suffix=".log", delete=False)
+            log.write("2026-11-27T17:45:50+0000 info pongd: http.host=127.0.0.1 http.port=42097 listener=metrics [SessionHub] listening\\n")
+            log.flush()
+            print(listening(log.name, 42097), listening(log.name, 4209))
+            log.write("2026-11-27T17:45:50+0000 info pongd: http.host=127.0.0.1 http.port=42097 [SessionHub] listening\\n")
+            log.flush()
+            print(listening(log.name, 42097), listening("/nonexistent.log", 42097))
+            ports = [free_port() for _ in range(200)]
+            print(len(set(ports)) == len(ports))
+            """
+        let run = try ToolRun.run(Self.python, ["-c", check])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n") == ["False False", "True False", "True"], "\(run.stdout)")
+    }
 }
