@@ -37,8 +37,9 @@ struct ApplauseTrain {
     /// crowd's claps sound alike, a serve 40 dB sharper than the applause it follows is no part of it.
     let densityLevelDB: Float
     private var onsets = SIMD8<Int64>(repeating: .min)
-    /// Their attacks and levels (dB; −∞ = none).
+    /// Their attacks (dB; −∞ = none).
     private var attacks = SIMD8<Float>(repeating: -.infinity)
+    /// Their levels (dB, the loudest onset band's; −∞ = none), for `fades`.
     private var levels = SIMD8<Float>(repeating: -.infinity)
     private var aliveUntil: Int64 = .min
 

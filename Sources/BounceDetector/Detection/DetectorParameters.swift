@@ -398,9 +398,8 @@ public struct DetectorParameters: Sendable, Equatable {
     public var templateRateSteps = 2
     /// See `templateCount` (dB).
     public var templateLearnAttackDB: Float = 12
-    /// See `templateCount`.
-    /// 0.75 since the fourteenth session (0.8 before: the rules added since left the balls the templates give back
-    /// nearer the reference; docs/DETECTOR.md).
+    /// See `templateCount`: 0.75 since the fourteenth session (0.8 before: the rules added since left the balls the
+    /// templates give back nearer the reference; docs/DETECTOR.md).
     public var templateAcceptShare: Float = 0.75
     /// See `templateCount`.
     public var templateFloor: Float = 0.5

@@ -101,7 +101,7 @@ final class RunEvidence {
 
     /// Whether a candidate at `onset` is judged against the run `before` the last report (`beforeLastReport`): it
     /// comes within `DetectorParameters.runReplaceSeconds` after that report and within `runReplaceClock` of the
-    /// clock the run had before it.
+    /// clock the run had before it, or nearer that clock than the report was (`runReplaceCloser`, `runReplaceClockMost`).
     private func replaces(_ onset: Int64, before: BounceRun) -> Bool {
         guard followsLastReportClosely(onset), let error = before.clockError(at: onset) else { return false }
         return error <= parameters.runReplaceClock
