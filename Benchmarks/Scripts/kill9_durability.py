@@ -31,6 +31,7 @@ library only: the WebSocket client is written here over `socket`.
 
 import argparse
 import base64
+import collections
 import glob
 import http.client
 import itertools
@@ -280,19 +281,19 @@ class WebSocket:
 _starts = itertools.count(1)
 
 
-_ports_given = set()
+_ports_given = collections.deque(maxlen=256)
 
 
 def free_port():
-    """A TCP port on 127.0.0.1 that was free a moment ago and that this process has not handed out before (a server's
-    API and metrics ports must differ). Another process may still take it before the server binds it: see
-    `listening`."""
+    """A TCP port on 127.0.0.1 that was free a moment ago and is none of the last 256 this process handed out (a
+    server's API and metrics ports must differ; remembering only the recent ones, a long run cannot use up the
+    ephemeral range and loop here). Another process may still take it before the server binds it: see `listening`."""
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         if port not in _ports_given:
-            _ports_given.add(port)
+            _ports_given.append(port)
             return port
 
 

@@ -39,7 +39,7 @@ struct ApplauseTrain {
     private var onsets = SIMD8<Int64>(repeating: .min)
     /// Their attacks (dB; −∞ = none).
     private var attacks = SIMD8<Float>(repeating: -.infinity)
-    /// Their levels (dB, the loudest onset band's; −∞ = none), for `fades`.
+    /// Their levels (dB, the loudest onset band's; −∞ = none), for `bouncesOn`.
     private var levels = SIMD8<Float>(repeating: -.infinity)
     private var aliveUntil: Int64 = .min
 
@@ -87,20 +87,21 @@ struct ApplauseTrain {
         return !bouncing && (applauding || frame <= aliveUntil)
     }
 
-    /// Whether the last two gaps of the sounds just before `frame`, and the gap to it, each shrink under `speedUp`
-    /// of the one before, the sounds fading as they come (a ball bouncing on).
+    /// Whether the last two gaps of the sounds just before `frame`, and the gap to it, are a ball bouncing on
+    /// (`bouncesOn`).
     private func speedsUp(to frame: Int64, levelDB: Float) -> Bool {
         let last = Self.capacity - 1
         guard onsets[last - 2] != .min else { return false }
-        let newest = Double(frame - onsets[last]), middle = Double(onsets[last] - onsets[last - 1])
-        let oldest = Double(onsets[last - 1] - onsets[last - 2])
-        return newest < speedUp * middle && middle < speedUp * oldest
-            && fades(levels[last - 1], levels[last], levelDB)
+        return bouncesOn(newest: frame - onsets[last], middle: onsets[last] - onsets[last - 1],
+                         oldest: onsets[last - 1] - onsets[last - 2], levels: (levels[last - 1], levels[last], levelDB))
     }
 
-    /// Whether no one of three sounds' levels (oldest first) is `speedUpLouderDB` louder than the one before (an
-    /// unmeasured level, −∞, is no evidence either way).
-    private func fades(_ first: Float, _ second: Float, _ third: Float) -> Bool {
+    /// Whether three gaps each shrink under `speedUp` of the one before while the three sounds ending them (oldest
+    /// first) fade, none `speedUpLouderDB` louder than the one before (an unmeasured level, −∞, is no evidence either
+    /// way): a ball bouncing on, not applause.
+    private func bouncesOn(newest: Int64, middle: Int64, oldest: Int64, levels: (Float, Float, Float)) -> Bool {
+        guard Double(newest) < speedUp * Double(middle), Double(middle) < speedUp * Double(oldest) else { return false }
+        let (first, second, third) = levels
         guard speedUpLouderDB > 0, first.isFinite, second.isFinite, third.isFinite else { return true }
         return second < first + speedUpLouderDB && third < second + speedUpLouderDB
     }
@@ -124,9 +125,9 @@ struct ApplauseTrain {
                     let third = onsets[b] - onsets[c]
                     guard third <= periodSamples.upperBound else { break }
                     guard steady(second, third), steady(first, third) else { continue }
-                    let speedsUp = Double(first) < speedUp * Double(second) && Double(second) < speedUp * Double(third)
-                        && fades(levels[b], levels[a], levelDB)
-                    if !speedsUp { return first }
+                    if !bouncesOn(newest: first, middle: second, oldest: third, levels: (levels[b], levels[a], levelDB)) {
+                        return first
+                    }
                 }
             }
         }

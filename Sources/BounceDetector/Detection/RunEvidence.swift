@@ -11,8 +11,6 @@ final class RunEvidence {
     /// The run as it stood before its last report, while that report, taken by a run rule as a later bounce more
     /// than `DetectorParameters.runReplaceClock` off the clock, may yet prove the ring's stirring (`replaces`).
     private var beforeLastReport: BounceRun?
-    /// How far the last report lay off the clock of `beforeLastReport` (a share of the due gap).
-    private var lastReportClockError = 0.0
     /// Times a run's bounce that rises out of the last one's ring.
     let ringPredictor: RingPredictor
     let parameters: DetectorParameters
@@ -104,8 +102,10 @@ final class RunEvidence {
     /// clock the run had before it, or nearer that clock than the report was (`runReplaceCloser`, `runReplaceClockMost`).
     private func replaces(_ onset: Int64, before: BounceRun) -> Bool {
         guard followsLastReportClosely(onset), let error = before.clockError(at: onset) else { return false }
-        return error <= parameters.runReplaceClock
-            || error <= parameters.runReplaceCloser * lastReportClockError && error <= parameters.runReplaceClockMost
+        if error <= parameters.runReplaceClock { return true }
+        // How far the last report itself lay off that clock.
+        guard error <= parameters.runReplaceClockMost, let reported = before.clockError(at: bounces.last) else { return false }
+        return error <= parameters.runReplaceCloser * reported
     }
 
     /// `assess` against the run as `bounces` holds it.
@@ -158,7 +158,6 @@ final class RunEvidence {
         if laterBounce, !replacing, parameters.runReplaceSeconds > 0,
            let error = bounces.clockError(at: onset), error > parameters.runReplaceClock {
             beforeLastReport = bounces
-            lastReportClockError = error
         }
         if endsRejectedRun {
             let gaps = rejected.gaps
