@@ -49,7 +49,7 @@ struct DetectCommand: ParsableCommand {
             let detector = try ImpactDetector(format: source.format, classifier: classifier) { p in
                 DetectorTuning.apply(tuning, to: &p)
             }
-            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db,flatness_db,clock_err,innov_db,tpl_cos,tpl_ref,clipped,clipped_before,timed_by\n"
+            var candidateRows = "time,flux,snr_db,centroid_hz,tonality,high_share,decay_db,attack_db,contrast_db,ring_tonality,ring_contrast_db,persistence,coherence,rising_bands,wholeband_attack_db,trigger,band_levels_db,verdict,run_length,due,speeding,last_mean_db,last_spread_db,flatness_db,clock_err,innov_db,tpl_cos,tpl_ref,clipped,clipped_before,timed_by,rise_median_db,rise_q25_db,rise_share6,rise_share3,rise_mean_db,typical_attack_db\n"
             if candidates != nil {
                 let rate = Double(source.format.sampleRate)
                 detector.candidateObserver = { onset, f, flux, evidence, decision in
@@ -59,7 +59,10 @@ struct DetectCommand: ParsableCommand {
                     // The onset bands' levels (dB; lanes past the rate's bands are −∞), one field separated by spaces.
                     candidateRows += (0..<8).filter { f.bandLevelsDB[$0].isFinite }.map { String(format: "%.1f", f.bandLevelsDB[$0]) }
                         .joined(separator: " ")
-                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f,%.2f,%.4f,%.2f,%.3f,%.3f,%.3f,%.3f,", decision.lastMeanDB, decision.lastSpreadDB, f.flatnessDB, decision.clockError, decision.innovationDB, decision.templateCosine, decision.templateReference, f.clippedShare, f.clippedBeforeShare) + decision.timing.rawValue + "\n"
+                    candidateRows += ",\(decision.rule.name),\(decision.runLength),\(decision.due ? 1 : 0),\(decision.speedingUp ? 1 : 0)," + String(format: "%.2f,%.2f,%.2f,%.4f,%.2f,%.3f,%.3f,%.3f,%.3f,", decision.lastMeanDB, decision.lastSpreadDB, f.flatnessDB, decision.clockError, decision.innovationDB, decision.templateCosine, decision.templateReference, f.clippedShare, f.clippedBeforeShare) + decision.timing.rawValue
+                        + String(format: ",%.2f,%.2f,%.3f,%.3f,%.2f,%.2f\n", decision.rise.medianDB,
+                                 decision.rise.lowerQuartileDB, decision.rise.shareOver6DB, decision.rise.shareOver3DB,
+                                 decision.rise.meanDB, decision.typicalAttackDB)
                 }
             }
             var hopRows = "time,flux,threshold,racket,racket_threshold\n"

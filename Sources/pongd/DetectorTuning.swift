@@ -296,6 +296,10 @@ enum DetectorTuning {
         "kserve": .parameters { $0.kindServeBouncesUntaught = $1 != 0 },
         "kmemory": .parameters { $0.kindMemory = max(1, Int($1.rounded())) },
         "maccept": parameter(\.modelAcceptance),
-        "mveto": parameter(\.modelVeto),
+        "mroom": parameter(\.modelNoisyRoomDB),
+        "mrun": parameter(\.modelRunLength),
+        "mballs": parameter(\.modelMinimumBalls),
+        "mclip": parameter(\.modelClippedShare),
+        "mafter": milliseconds(\.modelAfterReportSeconds),
     ]
 }

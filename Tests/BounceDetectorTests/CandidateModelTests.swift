@@ -1,17 +1,16 @@
 import Testing
 @testable import BounceDetector
 
-@Suite("Learned candidate score")
+@Suite("Learned recovery")
 struct CandidateModelTests {
-    private let rules = CandidateRules(parameters: DetectorParameters(sampleRate: 48000), classifier: ImpactClassifier(),
-                                       bands: 7)
-
     /// A clean table bounce: clears the room by 25 dB, rings in clear lines, decays, starts in five bands at once.
     private func ball() -> ImpactFeatures {
         var features = ImpactFeatures(snrDB: 10, centroidHz: 3000, tonality: 0.95, highShare: 0.1, decayDB: -15,
                                       attackDB: 25, peakContrastDB: 8, ringingTonality: 0.95,
                                       ringingContrastDB: 10, peakPersistence: 1, lineCoherence: 0.9)
         features.risingBands = 5
+        features.wholeBandAttackDB = 20
+        features.flatnessDB = -14
         features.bandLevelsDB = SIMD8(-20, -18, -16, -15, -17, -20, -24, -.infinity)
         return features
     }
@@ -22,9 +21,16 @@ struct CandidateModelTests {
                                       attackDB: 3, peakContrastDB: 1, ringingTonality: 0.4,
                                       ringingContrastDB: 1, peakPersistence: 0.2, lineCoherence: 0.2)
         features.risingBands = 1
+        features.wholeBandAttackDB = 1
+        features.flatnessDB = -4
         features.bandLevelsDB = SIMD8(-20, -22, -30, -34, -36, -40, -44, -.infinity)
         return features
     }
+
+    private let broadRise = WhitenedRise(medianDB: 14, lowerQuartileDB: 10, shareOver6DB: 0.9, shareOver3DB: 0.95,
+                                         meanDB: 18)
+    private let noRise = WhitenedRise(medianDB: 0, lowerQuartileDB: -3, shareOver6DB: 0.05, shareOver3DB: 0.2,
+                                      meanDB: 2)
 
     @Test("the fitted check candidate gets the probability the fitting script computed")
     func replaysFit() {
@@ -36,56 +42,52 @@ struct CandidateModelTests {
                 "Swift \(probability), fit_candidate_model.py \(CandidateModel.check.probability)")
     }
 
-    @Test("a clean ball scores high, a babble rise low; non-finite inputs count as the lowest seen")
+    @Test("a clean ball scores high, a babble rise low; non-finite inputs (a cosine not scored) count as the lowest")
     func separates() {
         let model = CandidateModel()
-        let ballScore = model.probability(ball(), flux: 120, evidence: .wholeBand)
-        let babbleScore = model.probability(babble(), flux: 23, evidence: .racketBand)
+        let ballScore = model.probability(ball(), flux: 120, evidence: .wholeBand, templateCosine: 0.8,
+                                          templateReference: 0.7, rise: broadRise)
+        let babbleScore = model.probability(babble(), flux: 23, evidence: .racketBand, templateCosine: .nan,
+                                            templateReference: .nan, rise: noRise)
         #expect((ballScore ?? 0) > 0.9)
         #expect((babbleScore ?? 1) < 0.1)
         var corrupt = ball()
         corrupt.decayDB = Float.nan
-        let corruptScore = model.probability(corrupt, flux: Float.infinity, evidence: .wholeBand)
+        let corruptScore = model.probability(corrupt, flux: Float.infinity, evidence: .wholeBand,
+                                             templateCosine: .nan, templateReference: .nan, rise: .unmeasured)
         #expect(corruptScore.map { $0.isFinite } == true)
+    }
+
+    @Test("the model reads no timbre: the centroid and the band shape do not move its score")
+    func readsNoTimbre() {
+        let model = CandidateModel()
+        var other = ball()
+        other.centroidHz = 1200
+        other.bandLevelsDB = SIMD8(-10, -30, -12, -35, -14, -40, -16, -.infinity)
+        let score = { (f: ImpactFeatures) in
+            model.probability(f, flux: 60, evidence: .wholeBand, templateCosine: .nan, templateReference: .nan,
+                              rise: broadRise)
+        }
+        #expect(score(ball()) == score(other))
+        #expect(!CandidateModel.inputNames.contains("centroid_hz")
+                && !CandidateModel.inputNames.contains { $0.hasPrefix("shape") })
     }
 
     @Test("fewer than seven onset bands (a rate under 44.1 kHz): no score, the rules decide")
     func needsSevenBands() {
         var features = ball()
         features.bandLevelsDB[6] = -.infinity
-        #expect(CandidateModel().probability(features, flux: 120, evidence: .wholeBand) == nil)
+        #expect(CandidateModel().probability(features, flux: 120, evidence: .wholeBand, templateCosine: .nan,
+                                             templateReference: .nan, rise: broadRise) == nil)
         let detector16k = DetectorParameters(sampleRate: 16000)
         #expect(OnsetBands.bands(sampleRate: detector16k.sampleRate).count < CandidateModel.bandCount)
     }
 
-    @Test("the model accepts at its acceptance whatever the rules say, and vetoes the rules' impact under its veto")
-    func combinesWithRules() {
-        func impact(_ verdict: CandidateRules.Verdict) -> Bool {
-            if case .impact = verdict { return true }
-            return false
-        }
-        // The rules reject the babble rise and accept the ball.
-        #expect(!impact(rules.verdict(babble(), evidence: .wholeBand, typicalAttackDB: 24)))
-        #expect(impact(rules.verdict(ball(), evidence: .wholeBand, typicalAttackDB: 24)))
-        #expect(impact(rules.verdict(babble(), evidence: .wholeBand, typicalAttackDB: 24, modelProbability: 0.6)))
-        if case .impact(_, let confidence) = rules.verdict(babble(), evidence: .wholeBand, typicalAttackDB: 24,
-                                                           modelProbability: 0.6) {
-            #expect(confidence == 0.6)
-        }
-        #expect(impact(rules.verdict(ball(), evidence: .wholeBand, typicalAttackDB: 24, modelProbability: 0.3)),
-                "between the veto and the acceptance the rules decide")
-        #expect(rules.verdict(ball(), evidence: .bandRise, typicalAttackDB: 24, modelProbability: 0.1)
-                == .rejected(restore: true, endRefractory: false), "vetoed: a weak trigger's hold-offs undone")
-        #expect(rules.verdict(ball(), evidence: .wholeBand, typicalAttackDB: 24, modelProbability: 0.1)
-                == .rejected(restore: false, endRefractory: false))
-    }
-
-    @Test("a run's next bounce is the run rules' to decide: the model cannot veto it")
-    func runsFirst() {
-        var faint = ball()
-        faint.attackDB = 9
-        faint.tonality = 0.5
-        #expect(rules.verdict(faint, evidence: .bandRise, typicalAttackDB: 24, followsImpact: true,
-                              modelProbability: 0) != .rejected(restore: true, endRefractory: false))
+    @Test("it may give back only a loud room's rejections: faint, no ball, a thud, no energy")
+    func recoversOnlyNoiseRejections() {
+        let recoverable: [CandidateRule] = [.faint, .notBall, .thud, .noEnergy]
+        for rule in recoverable { #expect(rule.recoverable, "\(rule.name)") }
+        let kept: [CandidateRule] = [.applause, .flat, .bright, .held, .fewBands, .notReplacing, .resonance, .runContinues]
+        for rule in kept { #expect(!rule.recoverable, "\(rule.name)") }
     }
 }

@@ -84,14 +84,17 @@ struct DetectCommandTests {
         let candidateLines = try String(contentsOfFile: candidates, encoding: .utf8).split(separator: "\n")
         #expect(candidateLines.first?.hasPrefix("time,flux,") == true)
         #expect(candidateLines.count >= 2)
-        // Every row as wide as the header; the last column names the rule that placed the onset.
+        // Every row as wide as the header; `timed_by` names the rule that placed the onset, and the bin-by-bin rise
+        // and the stream's typical attack (what the learned recovery reads and is gated by) follow it.
         let header = candidateLines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
-        #expect(header.last == "timed_by")
+        #expect(header.suffix(7) == ["timed_by", "rise_median_db", "rise_q25_db", "rise_share6", "rise_share3",
+                                     "rise_mean_db", "typical_attack_db"])
+        let timedBy = header.firstIndex(of: "timed_by") ?? 0
         let timings: Set<Substring> = ["edge", "ring", "reanchored", "retimed", "clipretimed", "ringerror"]
         for row in candidateLines.dropFirst() {
             let fields = row.split(separator: ",", omittingEmptySubsequences: false)
             #expect(fields.count == header.count, "\(row)")
-            #expect(fields.last.map(timings.contains) == true, "\(row)")
+            #expect(fields.count > timedBy && timings.contains(fields[timedBy]), "\(row)")
         }
         let hopLines = try String(contentsOfFile: hops, encoding: .utf8).split(separator: "\n")
         #expect(hopLines.count > 100)

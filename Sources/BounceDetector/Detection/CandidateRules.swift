@@ -27,17 +27,13 @@ struct CandidateRules {
     /// resonance score must reach `DetectorParameters.unlikeResonanceAcceptance`. `earlyRunExcessDB`: the last
     /// impact's excess over the room while the run has one or two impacts (`DetectorParameters.runEarlyExcessDB`;
     /// nil in a run of three or more).
-    /// `modelProbability`, when the learned score (`CandidateModel`) has one, also decides a candidate that does not
-    /// continue a run: at `DetectorParameters.modelAcceptance` it is a ball whatever the rules say, and under
-    /// `modelVeto` it is none whatever they say (its hold-offs undone as the rules undo a rejected one's).
     func verdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                  followsImpact: Bool = false, earlyRunExcessDB: Float? = nil, likeness: RunLikeness = .none,
-                 likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
+                 likeStream: Bool = false, unlikeStream: Bool = false,
                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false) -> Verdict {
         decision(features, evidence: evidence, typicalAttackDB: typicalAttackDB, followsImpact: followsImpact,
                  earlyRunExcessDB: earlyRunExcessDB, likeness: likeness, likeStream: likeStream,
-                 unlikeStream: unlikeStream,
-                 modelProbability: modelProbability, ringInnovationDB: ringInnovationDB,
+                 unlikeStream: unlikeStream, ringInnovationDB: ringInnovationDB,
                  ringPredicted: ringPredicted).verdict
     }
 
@@ -55,8 +51,7 @@ struct CandidateRules {
     func decision(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                   typicalCentroidHz: Float = 0, followsImpact: Bool = false, earlyRunExcessDB: Float? = nil,
                   likeness: RunLikeness = .none,
-                  likeStream: Bool = false, unlikeStream: Bool = false, modelProbability: Float? = nil,
-                  ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false, clockError: Double = .nan,
+                  likeStream: Bool = false, unlikeStream: Bool = false, ringInnovationDB: Float = -.infinity, ringPredicted: Bool = false, clockError: Double = .nan,
                   runLength: Int = 0, keepsPace: Bool = false,
                   brightestBallHz: Float = 0) -> (verdict: Verdict, rule: CandidateRule) {
         if followsImpact && continuesRun(features, earlyRunExcessDB: earlyRunExcessDB) {
@@ -75,19 +70,9 @@ struct CandidateRules {
                               ringPredicted: ringPredicted, clockError: clockError, runLength: runLength) {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), rule)
         }
-        let rules = ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
-                                typicalCentroidHz: typicalCentroidHz, brightestBallHz: brightestBallHz,
-                                likeStream: likeStream, unlikeStream: unlikeStream)
-        guard let probability = modelProbability else { return rules }
-        if probability >= parameters.modelAcceptance {
-            return (.impact(kind: classifier.kind(of: features), confidence: probability), .model)
-        }
-        // The rules' impact stands unless the model is sure it is none.
-        if case .rejected = rules.verdict { return rules }
-        if probability >= parameters.modelVeto { return rules }
-        // A weak trigger's hold-offs are undone as any rejected weak one's are.
-        return (.rejected(restore: evidence == .bandRise || evidence == .racketBand && parameters.racketUpgrade & 2 != 0,
-                          endRefractory: false), .modelVeto)
+        return ruleVerdict(features, evidence: evidence, typicalAttackDB: typicalAttackDB,
+                           typicalCentroidHz: typicalCentroidHz, brightestBallHz: brightestBallHz,
+                           likeStream: likeStream, unlikeStream: unlikeStream)
     }
 
     /// The hand rules' verdict on a candidate that does not continue a run.
@@ -416,7 +401,7 @@ package enum CandidateRule: UInt8, Sendable {
     case rejectedRun
     /// Accepted: shaped like the stream's balls (`CandidateRules.matchesStream`).
     case streamLike
-    /// Accepted by the learned score.
+    /// Accepted: rejected by the rules in a loud room, but the learned recovery calls it a ball (`CandidateModel`).
     case model
     /// Accepted: rejected by the rules, but it sounds like the stream's own balls (`BallTemplates`).
     case template
@@ -445,8 +430,6 @@ package enum CandidateRule: UInt8, Sendable {
     case held
     /// Rejected: impulsive, but no score calls it a ball.
     case notBall
-    /// Rejected: the learned score is sure it is none.
-    case modelVeto
     /// Rejected: accepted on its timbre alone, but within applause (`ApplauseTrain`).
     case applause
     /// Rejected: triggered inside a report's refractory to replace it (`RunEvidence.mayReplaceLast`), but not on the
@@ -483,9 +466,18 @@ package enum CandidateRule: UInt8, Sendable {
         case .bright: "x-bright"
         case .held: "x-held"
         case .notBall: "x-notball"
-        case .modelVeto: "x-model"
         case .applause: "x-applause"
         case .notReplacing: "x-notreplacing"
+        }
+    }
+
+    /// Whether the learned recovery (`CandidateModel`) may give back a candidate rejected by this rule: the
+    /// rejections a loud room's noise makes of a ball (too faint, no score calls it one, its excess centroid
+    /// lowered into a thud's, no energy over the room), not a run's, applause's or a timbre gate's.
+    var recoverable: Bool {
+        switch self {
+        case .faint, .notBall, .thud, .noEnergy: true
+        default: false
         }
     }
 
@@ -560,4 +552,9 @@ package struct CandidateDecision: Sendable {
     package var templateReference: Float = .nan
     /// Which rule placed its onset.
     package var timing = OnsetTiming.edge
+    /// How far the stream's recent balls cleared the room then (dB, `StreamTypicals.attackDB`): the room's loudness
+    /// as the stream's balls measure it.
+    package var typicalAttackDB: Float = .nan
+    /// Its bin-by-bin rise over the room (`WhitenedRise`).
+    package var rise = WhitenedRise.unmeasured
 }

@@ -616,15 +616,29 @@ public struct DetectorParameters: Sendable, Equatable {
     /// kinds (`StreamKinds`): the timbre rule names another table's bounces wrongly (on the freesound tuning ball,
     /// `racket`). The impact before them stays the timbre's: a lone impact is named by what it sounds like.
     public var kindServeBouncesUntaught = true
-    /// Whether the learned score (`CandidateModel`) also decides a candidate that is not a run's next bounce (see
-    /// `modelAcceptance`, `modelVeto`). Off: fitted on two real recordings and the generator's balls, it learns
-    /// their timbre and does not carry over to a ball it has not heard (docs/DETECTOR.md, "The learned score").
-    public var candidateModel = false
-    /// Probability of `CandidateModel` at which a candidate is reported as a ball, whatever the hand rules say.
-    public var modelAcceptance: Float = 0.5
-    /// Probability of `CandidateModel` under which a candidate the hand rules accept is not reported (0 = the
-    /// model only adds balls).
-    public var modelVeto: Float = 0.2
+    /// Whether the learned recovery (`CandidateModel`) may give back a candidate the rules rejected as faint, no
+    /// ball, a thud or without energy (`CandidateRule.recoverable`), in a loud room (`modelNoisyRoomDB`), outside a
+    /// run (`modelRunLength`) and clear of the last report (`modelAfterReportSeconds`), when its probability reaches
+    /// `modelAcceptance`. It never rejects what the rules accept, and reads no timbre (docs/DETECTOR.md, "The learned
+    /// recovery").
+    public var candidateModel = true
+    /// Probability of `CandidateModel` at which a rejected candidate is reported as a ball.
+    public var modelAcceptance: Float = 0.7
+    /// The recovery runs only in a stream whose balls clear the room by at most this much (dB,
+    /// `StreamTypicals.attackDB`): in a quiet room the rules miss no ball it could give back, and would lose claps'
+    /// rejections to it.
+    public var modelNoisyRoomDB: Float = 16
+    /// …once the stream has reported this many balls (until then its typical attack is its first sounds', not a
+    /// room's measure: a clapping crowd's first claps, taken for balls, made a "loud room" of applause).
+    public var modelMinimumBalls = 3
+    /// …and only for a candidate that barely clips (`ImpactFeatures.clippedShare` under this; 1 = any): the phone's
+    /// rail flattens the features the recovery reads, and the clipped-onset rule speaks for those.
+    public var modelClippedShare: Float = 0.05
+    /// …and only for a candidate after a run of at most this many impacts (a rally's hit and bounce): a dropped
+    /// ball's later bounces are the run rules', and its ring's stirrings are what the recovery would add there.
+    public var modelRunLength = 2
+    /// …and at least this long after the last report (s; a ball's ring stirs like the ball itself).
+    public var modelAfterReportSeconds = 0.06
     /// See `streamLikeShapeDB` (dB): a candidate far fainter than this room's balls is something else (the attack
     /// gate's own margin, `ImpactClassifier.attackBelowTypicalDB`).
     public var streamLikeBelowTypicalDB: Float = 8

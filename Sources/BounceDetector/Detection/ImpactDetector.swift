@@ -60,8 +60,10 @@ public final class ImpactDetector {
     /// The stream's table and racket, taught by its serves.
     private var kinds: StreamKinds
     private let rules: CandidateRules
-    /// The learned score (nil when `DetectorParameters.candidateModel` is off).
+    /// The learned recovery (nil when `DetectorParameters.candidateModel` is off or the rate has too few bands).
     private let model: CandidateModel?
+    /// The bin-by-bin rise the recovery reads (`WhitenedRise`).
+    private let riseMeter: WhitenedRiseMeter
     /// The stream's own balls as waveform templates (nil when `DetectorParameters.templateCount` is 0).
     private let templates: BallTemplates?
 
@@ -110,6 +112,7 @@ public final class ImpactDetector {
         extractor = FeatureExtractor(parameters: parameters, window: window, bands: bands)
         rules = CandidateRules(parameters: parameters, classifier: classifier, bands: bands.bands)
         model = parameters.candidateModel && bands.bands >= CandidateModel.bandCount ? CandidateModel() : nil
+        riseMeter = WhitenedRiseMeter(fftSize: n, bins: parameters.bandBins, sampleRate: format.sampleRate)
         typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates,
                                   bands: bands.bands, startAttackDB: parameters.typicalStartAttackDB,
                                   priorWeight: parameters.typicalPriorWeight,
@@ -411,6 +414,26 @@ public final class ImpactDetector {
         return (cosine, cosine >= max(parameters.templateFloor, share * reference))
     }
 
+    /// The learned recovery's probability for a candidate the rules rejected, when it reaches
+    /// `DetectorParameters.modelAcceptance` (nil otherwise, and where it does not run: a rule it may not overrule, a
+    /// quiet room, a run under way, just after a report). `rise` is set when measured (diagnostics reuse it).
+    private func modelRecovery(_ candidate: ImpactCandidate, _ features: ImpactFeatures, rule: CandidateRule,
+                               fit: RunEvidence.Assessment, template: (cosine: Float, recovered: Bool),
+                               rise: inout WhitenedRise) -> Float? {
+        guard let model, rule.recoverable, typicals.balls >= parameters.modelMinimumBalls,
+              typicals.attackDB <= parameters.modelNoisyRoomDB, features.clippedShare < parameters.modelClippedShare,
+              fit.runLength <= parameters.modelRunLength,
+              candidate.onset - run.bounces.last >= Int64(parameters.samples(parameters.modelAfterReportSeconds))
+        else { return nil }
+        rise = riseMeter.measure(at: candidate.onset, written: written, raw: raw, fft: fft, window: window)
+        guard let probability = model.probability(
+            features, flux: candidate.flux, evidence: candidate.evidence, templateCosine: template.cosine,
+            templateReference: templates?.reference(minimum: parameters.templateMinimum) ?? .nan, rise: rise),
+            probability >= parameters.modelAcceptance
+        else { return nil }
+        return probability
+    }
+
     /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
     /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
     /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says. False when it
@@ -424,7 +447,6 @@ public final class ImpactDetector {
             typicalCentroidHz: typicals.centroidHz,
             followsImpact: fit.followsImpact, earlyRunExcessDB: fit.earlyRunExcessDB, likeness: fit.likeness,
             likeStream: shape.like, unlikeStream: shape.unlike,
-            modelProbability: model?.probability(features, flux: candidate.flux, evidence: candidate.evidence),
             ringInnovationDB: fit.unpredictedDB, ringPredicted: fit.predicted, clockError: fit.clockError,
             runLength: fit.runLength, keepsPace: fit.keepsPace,
             brightestBallHz: typicals.brightestCentroidHz(minimumBalls: parameters.brightFlatMinimumBalls))
@@ -439,6 +461,12 @@ public final class ImpactDetector {
                 verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
                 rule = .template
             }
+        }
+        var rise = WhitenedRise.unmeasured
+        if case .rejected = verdict, let recovered = modelRecovery(candidate, features, rule: rule, fit: fit,
+                                                                   template: template, rise: &rise) {
+            verdict = .impact(kind: rules.classifier.kind(of: features), confidence: recovered)
+            rule = .model
         }
         // Within applause a candidate accepted on its timbre alone is a clap, but not one due in the stream's run of
         // impacts (a ball bouncing on, whatever rule passed it: a train may skip sounds, and a dropped ball's every
@@ -464,6 +492,9 @@ public final class ImpactDetector {
             decision.templateCosine = template.cosine
             decision.templateReference = templates?.reference(minimum: parameters.templateMinimum) ?? .nan
             decision.timing = candidate.timing
+            decision.typicalAttackDB = typicals.attackDB
+            decision.rise = rise.medianDB.isNaN ? riseMeter.measure(at: candidate.onset, written: written, raw: raw,
+                                                                    fft: fft, window: window) : rise
             observer(candidate.onset, features, candidate.flux, candidate.evidence, decision)
         }
         switch verdict {
