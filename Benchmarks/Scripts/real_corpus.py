@@ -115,14 +115,18 @@ TUNING5_SEEDS = (61, 62, 63, 64, 65, 66, 67, 68)
 # A sixth (2026-11-27, fourteenth session): the held-out drops miss 1.5 % of their bounces clean where the tuning
 # splits miss 0.25 %; fresh seeds are the one way to meet the kinds of miss no split has shown yet without looking.
 TUNING6_SEEDS = (71, 72, 73, 74, 75, 76, 77, 78)
-ALL_TUNING_SEEDS = TUNING_SEEDS + TUNING2_SEEDS + TUNING3_SEEDS + TUNING4_SEEDS + TUNING5_SEEDS + TUNING6_SEEDS
+# A seventh (2026-11-27, fifteenth session): after tune6's rules, the held-out drops still miss 1.5 % clean; eight
+# fresh seeds again, made before anything is chosen on them.
+TUNING7_SEEDS = (81, 82, 83, 84, 85, 86, 87, 88)
+ALL_TUNING_SEEDS = (TUNING_SEEDS + TUNING2_SEEDS + TUNING3_SEEDS + TUNING4_SEEDS + TUNING5_SEEDS + TUNING6_SEEDS
+                    + TUNING7_SEEDS)
 HELDOUT_SEEDS = (21, 22)
 INDEPENDENT_SEEDS = (31, 32, 33)
 # Every split's seeds (real_eval.py and retune.py read these too), and which splits are for tuning.
 SPLIT_SEEDS = {"tune": TUNING_SEEDS, "tune2": TUNING2_SEEDS, "tune3": TUNING3_SEEDS, "tune4": TUNING4_SEEDS,
-               "tune5": TUNING5_SEEDS, "tune6": TUNING6_SEEDS, "heldout": HELDOUT_SEEDS,
+               "tune5": TUNING5_SEEDS, "tune6": TUNING6_SEEDS, "tune7": TUNING7_SEEDS, "heldout": HELDOUT_SEEDS,
                "independent": INDEPENDENT_SEEDS}
-TUNING_SPLITS = ("tune", "tune2", "tune3", "tune4", "tune5", "tune6")
+TUNING_SPLITS = ("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7")
 RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
 DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
 STRESS_DROP_CONDITIONS = {"snr15": 15.0, "snr10": 10.0}  # --stress: harder than the issue asks, for tuning only
@@ -607,11 +611,11 @@ def main():
                  "for another source")
     if source in tuning_only and (a.split not in (None,) + TUNING_SPLITS
                                   or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
-        ap.error("the %s source is for tuning seeds only (%s: --split tune, tune2, tune3, tune4, tune5 or tune6)"
+        ap.error("the %s source is for tuning seeds only (%s: --split tune, tune2, ..., tune7)"
                  % (source, ", ".join(map(str, ALL_TUNING_SEEDS))))
     if a.stress and (a.quick or a.split not in (None,) + TUNING_SPLITS
                      or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
-        ap.error("--stress is for tuning seeds only (--split tune, tune2, tune3, tune4, tune5 or tune6, or --seed %s)"
+        ap.error("--stress is for tuning seeds only (--split tune, tune2, ..., tune7, or --seed %s)"
                  % ", ".join(map(str, ALL_TUNING_SEEDS)))
     drop_conditions = {**DROP_CONDITIONS, **STRESS_DROP_CONDITIONS} if a.stress else DROP_CONDITIONS
     if SOURCES[source]["folder"] == CSMASH or a.quick:
