@@ -152,6 +152,7 @@ enum DetectorTuning {
         "runlikefirstattack": parameter(\.runLikeFirstAttackDB),
         "runstartinnov": parameter(\.runStartInnovationDB),
         "runbreak": parameter(\.runLouderBreaksDB),
+        "runrestart": parameter(\.runLouderRestartsDB),
         "runearly": parameter(\.runEarlyExcessDB),
         "unlikeaccept": parameter(\.unlikeResonanceAcceptance),
         "runearlyquieter": parameter(\.runEarlyQuieterDB),

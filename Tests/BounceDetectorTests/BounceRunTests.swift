@@ -19,6 +19,18 @@ struct BounceRunTests {
         #expect(!bounces.continues(at: last + rate * 26 / 100), "past the longest gap of a run")
     }
 
+    @Test("a lone impact forgotten before the next report: that report starts a run of one, and no gap from it")
+    func forgetLast() {
+        var bounces = run()
+        bounces.report(rate)
+        bounces.forgetLast()
+        bounces.report(rate + rate * 4 / 100)
+        #expect(bounces.length == 1)
+        #expect(!bounces.continues(at: rate + rate * 4 / 100 + rate * 3 / 100), "no 40 ms gap to continue")
+        bounces.report(rate + rate * 4 / 100 + rate * 19 / 100)
+        #expect(bounces.length == 2, "the next impact makes the run of two")
+    }
+
     @Test("a rally's shots, 0.3 s and more apart, are no run; a missed bounce does not end one")
     func rallyAndMiss() {
         var rally = run()

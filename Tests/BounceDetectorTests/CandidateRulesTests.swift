@@ -753,8 +753,8 @@ struct CandidateRulesTests {
         ringClipped.clippedBeforeShare = 0.3
         #expect(!takenWhereDue(ringClipped, rules()), "the ring before clipped as often")
         var partly = bounce
-        partly.clippedShare = 0.55
-        #expect(!takenWhereDue(partly, rules()), "clipped for under 60 % of its first 3 ms")
+        partly.clippedShare = 0.5
+        #expect(!takenWhereDue(partly, rules()), "clipped for under 55 % of its first 3 ms")
         let without = rules { $0.runClippedShare = 0 }
         #expect(!takenWhereDue(bounce, without), "without the rule")
     }

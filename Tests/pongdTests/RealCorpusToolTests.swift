@@ -506,6 +506,29 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
+        a dropped ball whose every bounce the phone clips (csmash, tuning seed 84 of tune7, 60 s, clean): its second \
+        bounce clips anew for 58 % of its first 3 ms, so a due bounce clipping 55 % is the bounce (runclip 0.55): 108 \
+        of 109 within 2 ms and no other report; at 0.6 the drop is lost after its first bounce until a rejected run \
+        restarts it (102, 1 other)
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func clippedDropSecondBounce() throws {
+        try CorpusFile.expectRule(on: CorpusFile(seed: 84, seconds: 60, source: "csmash"), off: "runclip=0.6",
+                                  labels: 109, found: 108..., falseReports: ...1, foundWithout: ...103,
+                                  falseWithout: Self.anyCount, named: ("at 0.55", "at 0.6"))
+    }
+
+    @Test("""
+        a faint sound the learned recovery gave back 40 ms before a dropped ball's first bounce (csmash, tuning seed \
+        51, 60 s, clean): the bounce, far louder, starts a run of its own instead of making a 40 ms run of two with \
+        it, and the drop keeps its clock: 110 of 110 within 2 ms; 105 when it does not (runrestart=0)
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func recoveredSoundBeforeADrop() throws {
+        try CorpusFile.expectRule(on: CorpusFile(seed: 51, seconds: 60, source: "csmash"), off: "runrestart=0",
+                                  labels: 110, found: 110...110, falseReports: ...6, foundWithout: ...106,
+                                  falseWithout: Self.anyCount, named: ("restarting", "continuing"))
+    }
+
+    @Test("""
         the phone's output stage: by default a clipper, which pins a loud dropped ball near a phone whose AGC lifted \
         a quiet room to -3 dBFS for many samples; --limiter hold turns the gain down instead, so only the samples \
         that set it come near the limit (4.6 % of the clean drop within 1 % of it; 0.6 %)

@@ -234,6 +234,11 @@ struct BounceRun {
         clock = fittedClock()
     }
 
+    /// Forgets the lone impact before the next report, which starts a run of its own (`RunEvidence.report`).
+    mutating func forgetLast() {
+        last = Int64.min / 2
+    }
+
     /// See `report`: a bounce keeps 0.8–0.95 of its pace, so two gaps span 1.6–1.9 of the last one.
     static let missedBounce = 1.5
 }

@@ -79,6 +79,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// none of its bounces: a ball bouncing on keeps only part of its speed each time, while a clap's echo and the
     /// next clap, 90 and 180 ms apart, kept a run of claps going.
     public var runLouderBreaksDB: Float = 6
+    /// A report louder than a lone impact the learned recovery gave back by more than this (dB, mean band-level
+    /// difference; 0 = off) starts a run of its own instead of making a run of two with it (`RunEvidence.report`):
+    /// a faint sound recovered 40 ms before a dropped ball's first bounce gave its run a 40 ms first gap, and the
+    /// drop's next bounces fell off that clock (tune4 seed 51 at 22 s).
+    public var runLouderRestartsDB: Float = 10
     /// A run of one or two impacts is no bouncing ball yet (a rally's hit and its bounce; a sound 100–250 ms after a
     /// ball): the run rule (`CandidateRules.continuesRun`) takes no candidate after it with less than this much energy
     /// over the room in its onset frame (dB, `ImpactFeatures.snrDB`; 0 = off) and more than `runEarlyQuieterDB` less
@@ -481,7 +486,7 @@ public struct DetectorParameters: Sendable, Equatable {
     /// the phone's rail for at least this share, the stretch before it at most 1/`runClippedBeforeRatio` as often,
     /// is that bounce (0 = off). A quiet room lifted by the AGC keeps a dropped ball's first bounces pinned to the
     /// rail, their rings too: the next bounce rises only 3–6 dB over that ring, in one band or none.
-    public var runClippedShare: Float = 0.6
+    public var runClippedShare: Float = 0.55
     /// See `runClippedShare`.
     public var runClippedBeforeRatio: Float = 3
     /// …or at most 1/this as often, on an attack of `runClippedRisingAttackDB` (0 = off). A loud drop at a stream's

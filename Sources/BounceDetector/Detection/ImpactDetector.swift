@@ -508,7 +508,7 @@ public final class ImpactDetector {
             }
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
                        endsRejectedRun: rule == .rejectedRun, laterBounce: rule.continuesLaterBounce,
-                       replacing: fit.replacesLast)
+                       replacing: fit.replacesLast, recovered: rule == .model)
             typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB,
                            centroidHz: features.centroidHz)
             if rule.learnsTemplate, features.attackDB >= parameters.templateLearnAttackDB {

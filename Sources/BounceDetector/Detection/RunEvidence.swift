@@ -11,6 +11,8 @@ final class RunEvidence {
     /// The run as it stood before its last report, while that report, taken by a run rule as a later bounce more
     /// than `DetectorParameters.runReplaceClock` off the clock, may yet prove the ring's stirring (`replaces`).
     private var beforeLastReport: BounceRun?
+    /// The last report was the learned recovery's (`CandidateRule.model`): weak evidence to start a run on.
+    private var lastRecovered = false
     /// Times a run's bounce that rises out of the last one's ring.
     let ringPredictor: RingPredictor
     let parameters: DetectorParameters
@@ -150,15 +152,24 @@ final class RunEvidence {
     /// Records an impact reported at `onset` with these band levels and excess over the room (`ImpactFeatures.snrDB`);
     /// `endsRejectedRun` when the rejected run it ends (`CandidateRule.rejectedRun`) starts the run on that run's
     /// clock; `laterBounce` when a run rule took it as a later bounce (`CandidateRule.continuesLaterBounce`), which a
-    /// bounce on the clock may replace (`Assessment.replacesLast`, `replacing`). Forgets the rejected candidates.
+    /// bounce on the clock may replace (`Assessment.replacesLast`, `replacing`); `recovered` when the learned recovery
+    /// gave it back (`DetectorParameters.runLouderRestartsDB`). Forgets the rejected candidates.
     func report(_ onset: Int64, levels: SIMD8<Float>, excessDB: Float, endsRejectedRun: Bool,
-                laterBounce: Bool = false, replacing: Bool = false) {
+                laterBounce: Bool = false, replacing: Bool = false, recovered: Bool = false) {
         if replacing, let before = beforeLastReport { bounces = before }
         beforeLastReport = nil
         if laterBounce, !replacing, parameters.runReplaceSeconds > 0,
            let error = bounces.clockError(at: onset), error > parameters.runReplaceClock {
             beforeLastReport = bounces
         }
+        // A lone impact the learned recovery gave back, followed by one far louder: the louder is no bounce of it (a
+        // ball keeps only part of its speed) but a new ball's first, whose run must not take the gap from a faint
+        // sound before it as its first (`DetectorParameters.runLouderRestartsDB`).
+        if parameters.runLouderRestartsDB > 0, lastRecovered, !endsRejectedRun, !replacing, bounces.length == 1,
+           BounceRun.difference(levels, from: bounces.lastLevels, bands: bands).mean > parameters.runLouderRestartsDB {
+            bounces.forgetLast()
+        }
+        lastRecovered = recovered
         if endsRejectedRun {
             let gaps = rejected.gaps
             bounces.seed(onset, gap: gaps.last, previousGap: gaps.before, length: rejected.length, levels: levels,
