@@ -405,7 +405,7 @@ struct CandidateRulesTests {
                                           followsImpact: true, likeness: .onTime, ringInnovationDB: 4)), "rule off")
     }
 
-    @Test("an on-time candidate within 2 % of the run's clock is the next bounce on 3.5 dB of attack and 1.5 dB of innovation")
+    @Test("an on-time candidate within 3 % of the run's clock is the next bounce on 3.5 dB of attack and 1.5 dB of innovation")
     func runOnClock() {
         let late = ball(attack: 4, snr: -20, decay: -8, risingBands: 1)  // a −28 dB bounce in the run's ring
         func decided(clock: Double, innovation: Float, attack: Float = 4,
@@ -417,7 +417,7 @@ struct CandidateRulesTests {
         }
         let onClock = decided(clock: 0.01, innovation: 2)
         #expect(isImpact(onClock.0) && onClock.1 == .runOnClock && onClock.1.name == "onclock")
-        #expect(!isImpact(decided(clock: 0.03, innovation: 2).0), "3 % off the clock: the unpredicted rule asks 3 dB")
+        #expect(!isImpact(decided(clock: 0.04, innovation: 2).0), "4 % off the clock: the unpredicted rule asks 3 dB")
         #expect(!isImpact(decided(clock: .nan, innovation: 2).0), "no clock")
         #expect(!isImpact(decided(clock: 0.01, innovation: 1).0), "the ring predicted it within 1.5 dB")
         #expect(!isImpact(decided(clock: 0.01, innovation: 2, attack: 3).0), "under 3.5 dB of attack")
@@ -426,7 +426,7 @@ struct CandidateRulesTests {
     }
 
     @Test("""
-        a later bounce within 2 % of the run's clock shaped unlike the last is the next bounce on 4 dB of attack and \
+        a later bounce within 3 % of the run's clock shaped unlike the last is the next bounce on 4 dB of attack and \
         3 dB of innovation in a run of five or more; not further off the clock, without a clock, on less, growing, in \
         a shorter run, or without the rule
         """)
@@ -443,7 +443,7 @@ struct CandidateRulesTests {
         }
         let onClock = decided(clock: 0.011, innovation: 5.2)
         #expect(isImpact(onClock.0) && onClock.1 == .runOnClock)
-        #expect(!isImpact(decided(clock: 0.03, innovation: 5.2).0), "3 % off the clock")
+        #expect(!isImpact(decided(clock: 0.04, innovation: 5.2).0), "4 % off the clock")
         #expect(!isImpact(decided(clock: .nan, innovation: 5.2).0), "no clock")
         #expect(!isImpact(decided(clock: 0.011, innovation: 2.5).0), "the ring predicted it within 3 dB")
         #expect(!isImpact(decided(clock: 0.011, innovation: 5.2, attack: 3.5).0), "under 4 dB of attack")
