@@ -625,10 +625,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// `racket`). The impact before them stays the timbre's: a lone impact is named by what it sounds like.
     public var kindServeBouncesUntaught = true
     /// Whether the learned recovery (`CandidateModel`) may give back a candidate the rules rejected as faint, no
-    /// ball, a thud or without energy (`CandidateRule.recoverable`), in a loud room (`modelNoisyRoomDB`), outside a
-    /// run (`modelRunLength`) and clear of the last report (`modelAfterReportSeconds`), when its probability reaches
-    /// `modelAcceptance`. It never rejects what the rules accept, and reads no timbre (docs/DETECTOR.md, "The learned
-    /// recovery").
+    /// ball, a thud or without energy (`CandidateRule.recoverable`), when its probability reaches `modelAcceptance`:
+    /// in a loud room (`modelNoisyRoomDB`) that has reported `modelMinimumBalls`, on an onset that barely clips
+    /// (`modelClippedShare`), outside a run (`modelRunLength`) and clear of the last report
+    /// (`modelAfterReportSeconds`). It never rejects what the rules accept, and reads no timbre (docs/DETECTOR.md,
+    /// "The learned recovery").
     public var candidateModel = true
     /// Probability of `CandidateModel` at which a rejected candidate is reported as a ball.
     public var modelAcceptance: Float = 0.7
