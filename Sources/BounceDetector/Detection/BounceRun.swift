@@ -24,8 +24,10 @@ struct BounceRun {
     let clockTolerance: Double
     /// The clock's ratio is fitted over the run's last this many gaps (2…4; 2 = the last gap over the one before).
     let clockGaps: Int
-    /// The last reported impact's onset.
-    private(set) var last = Int64.min / 2
+    /// The last reported impact's onset (`noImpact` before the first).
+    private(set) var last = Self.noImpact
+    /// An onset so long ago that no gap from it belongs to a run.
+    static let noImpact = Int64.min / 2
     /// The last gaps (frames), newest first, `Int64.max` where there was none: `gap` and `previousGap` are the first
     /// two, the clock reads up to `clockGaps` of them, and the first `recentGapCount` are the current run's.
     private var gaps = SIMD4<Int64>(repeating: .max)
@@ -236,7 +238,7 @@ struct BounceRun {
 
     /// Forgets the lone impact before the next report, which starts a run of its own (`RunEvidence.report`).
     mutating func forgetLast() {
-        last = Int64.min / 2
+        last = Self.noImpact
     }
 
     /// See `report`: a bounce keeps 0.8–0.95 of its pace, so two gaps span 1.6–1.9 of the last one.

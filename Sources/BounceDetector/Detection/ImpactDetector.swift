@@ -418,7 +418,7 @@ public final class ImpactDetector {
     /// `DetectorParameters.modelAcceptance` (nil otherwise, and where it does not run: a rule it may not overrule, a
     /// quiet room, a run under way, just after a report). `rise` is set when measured (diagnostics reuse it).
     private func modelRecovery(_ candidate: ImpactCandidate, _ features: ImpactFeatures, rule: CandidateRule,
-                               fit: RunEvidence.Assessment, template: (cosine: Float, recovered: Bool),
+                               fit: RunEvidence.Assessment, templateCosine: Float,
                                rise: inout WhitenedRise) -> Float? {
         guard let model, rule.recoverable, typicals.balls >= parameters.modelMinimumBalls,
               typicals.attackDB <= parameters.modelNoisyRoomDB, features.clippedShare < parameters.modelClippedShare,
@@ -427,17 +427,17 @@ public final class ImpactDetector {
         else { return nil }
         rise = riseMeter.measure(at: candidate.onset, written: written, raw: raw, fft: fft, window: window)
         guard let probability = model.probability(
-            features, flux: candidate.flux, evidence: candidate.evidence, templateCosine: template.cosine,
+            features, flux: candidate.flux, evidence: candidate.evidence, templateCosine: templateCosine,
             templateReference: templates?.reference(minimum: parameters.templateMinimum) ?? .nan, rise: rise),
             probability >= parameters.modelAcceptance
         else { return nil }
         return probability
     }
 
-    /// Measures a candidate at its decision point, judges it by the rules with what the run, the stream's balls and
-    /// the learned score say of it, lets a rejected run or applause overrule them, and reports an impact (teaching
-    /// the run, the kinds and the typicals) or undoes a rejected one's hold-offs as the verdict says. False when it
-    /// rejected the candidate (true when it reported it, or moved it to the clipping after it, `clipRetimed`).
+    /// Measures a candidate at its decision point, judges it by the rules with what the run and the stream's balls
+    /// say of it, lets a rejected run, the templates or the learned recovery give back a rejection and applause
+    /// overrule them, and reports an impact (teaching the run, the kinds and the typicals) or undoes a rejected one's
+    /// hold-offs as the verdict says. False when it rejected the candidate (true when it reported it, or moved it to the clipping after it, `clipRetimed`).
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) -> Bool {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         let fit = run.assess(candidate.onset, features, rules: rules, ring: highPassed)
@@ -464,7 +464,7 @@ public final class ImpactDetector {
         }
         var rise = WhitenedRise.unmeasured
         if case .rejected = verdict, let recovered = modelRecovery(candidate, features, rule: rule, fit: fit,
-                                                                   template: template, rise: &rise) {
+                                                                   templateCosine: template.cosine, rise: &rise) {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: recovered)
             rule = .model
         }

@@ -62,13 +62,15 @@ final class WhitenedRiseMeter {
         for i in 0..<count { before[i] = 0 }
         for k in 0..<4 {
             transform(from: onset - gap - Int64(size) - Int64(k * size / 4), raw: raw, fft: fft, window: window)
-            for i in 0..<count { before[i] += fft.power(bins.lowerBound + i) }
+            fft.powers(from: bins.lowerBound, count: count, into: rises)
+            for i in 0..<count { before[i] += rises[i] }
         }
         transform(from: onset, raw: raw, fft: fft, window: window)
+        fft.powers(from: bins.lowerBound, count: count, into: rises)
         let tiny: Float = 1e-12
         var meanRatio: Float = 0, over6 = 0, over3 = 0
         for i in 0..<count {
-            let ratio = (fft.power(bins.lowerBound + i) + tiny) / (before[i] / 4 + tiny)
+            let ratio = (rises[i] + tiny) / (before[i] / 4 + tiny)
             meanRatio += ratio
             let dB = 10 * log10(ratio)
             rises[i] = dB
@@ -82,7 +84,8 @@ final class WhitenedRiseMeter {
     }
 
     private func transform(from start: Int64, raw: SampleRing, fft: RealFFT, window: UnsafePointer<Float>) {
-        for i in 0..<size { fft.input[i] = raw[start + Int64(i)] * window[i] }
+        let frame = raw.span(from: start)
+        for i in 0..<size { fft.input[i] = frame[i] * window[i] }
         fft.forward()
     }
 
@@ -94,7 +97,8 @@ final class WhitenedRiseMeter {
         return rises[low] + (position - Float(low)) * (rises[high] - rises[low])
     }
 
-    /// Insertion sort: some fifty values, once per decided candidate.
+    /// Insertion sort: some fifty values, once per judged candidate (the standard library's sort may allocate its
+    /// merge buffer).
     private func sortAscending(_ values: UnsafeMutablePointer<Float>, count: Int) {
         guard count > 1 else { return }
         for i in 1..<count {
