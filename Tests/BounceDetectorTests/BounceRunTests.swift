@@ -19,6 +19,33 @@ struct BounceRunTests {
         #expect(!bounces.continues(at: last + rate * 26 / 100), "past the longest gap of a run")
     }
 
+    @Test("""
+        a drop whose gaps were 189 and 160 ms loses its fourth bounce: the fifth, 259 ms on (gap × (r + r²)), is past \
+        the longest gap of a run (250 ms) but continues it when a run may resume there, and the run counts the lost one
+        """)
+    func resumePastLongestGap() {
+        for resumes in [false, true] {
+            var drop = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08,
+                                 resumesPastLongestGap: resumes)
+            drop.report(0)
+            drop.report(rate * 189 / 1000)
+            drop.report(rate * 349 / 1000)
+            let fifth = rate * (349 + 259) / 1000
+            #expect(drop.continues(at: fifth) == resumes, "resumes past the longest gap: \(resumes)")
+            #expect(!drop.continues(at: rate * (349 + 300) / 1000), "300 ms: off the clock, past the longest gap")
+            drop.report(fifth)
+            #expect(drop.length == 5 && drop.clockHeld, "the lost bounce counts, and the fifth came on the clock")
+        }
+    }
+
+    @Test("the report before the last keeps its levels: after a run's third report, the second's")
+    func previousLevels() {
+        var drop = run()
+        let levels = (0..<3).map { SIMD8<Float>(repeating: -20 - 3 * Float($0)) }
+        for (i, level) in levels.enumerated() { drop.report(rate * Int64(i) / 8, levels: level) }
+        #expect(drop.lastLevels == levels[2] && drop.previousLevels == levels[1])
+    }
+
     @Test("a lone impact forgotten before the next report: that report starts a run of one, and no gap from it")
     func forgetLast() {
         var bounces = run()

@@ -761,8 +761,8 @@ struct CandidateRulesTests {
 
     @Test("""
         a run's third bounce at a bouncing ball's pace, clipping anew for a third of its first 3 ms on 11 dB of \
-        attack, is that bounce: not off the pace, not on 7 dB, not clipping a quarter of the time or only 1.2 × as \
-        densely as before it, and not without the rule
+        attack, is that bounce, and one growing 0.8 dB: not off the pace, not on 5 dB, not growing 1.5 dB, not \
+        clipping a quarter of the time or only 1.2 × as densely as before it, and not without the rule
         """)
     func runClippedOnPace() {
         // As measured on real65_drop_clean's third bounce (tune5): 31 % of its first 3 ms at the rail, none of the 3 ms
@@ -783,8 +783,15 @@ struct CandidateRulesTests {
         #expect(isImpact(taken.0) && taken.1 == .runClippedOnPace)
         #expect(!isImpact(decided(bounce, keepsPace: false).0), "off the pace")
         var faint = bounce
-        faint.attackDB = 7
-        #expect(!isImpact(decided(faint).0), "7 dB of attack")
+        faint.attackDB = 5
+        #expect(!isImpact(decided(faint).0), "5 dB of attack")
+        faint.attackDB = 6.3
+        #expect(isImpact(decided(faint).0), "6.3 dB of attack (tune8 seed 94's fourth bounce)")
+        var growing = bounce
+        growing.decayDB = 0.8
+        #expect(isImpact(decided(growing).0), "growing 0.8 dB: clipping holds a loud onset's level")
+        growing.decayDB = 1.5
+        #expect(!isImpact(decided(growing).0), "growing 1.5 dB")
         var partly = bounce
         partly.clippedShare = 0.25
         #expect(!isImpact(decided(partly).0), "a quarter of its first 3 ms at the rail")

@@ -24,6 +24,9 @@ struct BounceRun {
     let clockTolerance: Double
     /// The clock's ratio is fitted over the run's last this many gaps (2…4; 2 = the last gap over the one before).
     let clockGaps: Int
+    /// A run that speeds up and lost one bounce resumes where the bounce after it is due (`resumes`) even past
+    /// `longestGap`: a dropped ball's early gaps are 150–250 ms, so the one that spans a lost bounce is up to 450 ms.
+    let resumesPastLongestGap: Bool
     /// The last reported impact's onset (`noImpact` before the first).
     private(set) var last = Self.noImpact
     /// An onset so long ago that no gap from it belongs to a run.
@@ -45,12 +48,15 @@ struct BounceRun {
     private(set) var clockHeld = false
     /// The last reported impact's band levels (`ImpactFeatures.bandLevelsDB`).
     private(set) var lastLevels = SIMD8<Float>(repeating: 0)
+    /// The band levels of the report before the last (`lastLevels` until a second report).
+    private(set) var previousLevels = SIMD8<Float>(repeating: 0)
     /// The last reported impact's energy over the room in its onset frame (`ImpactFeatures.snrDB`).
     private(set) var lastExcessDB: Float = 0
 
     init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0,
-         clockTolerance: Double = 0, clockGaps: Int = 4) {
+         clockTolerance: Double = 0, clockGaps: Int = 4, resumesPastLongestGap: Bool = false) {
         self.clockTolerance = clockTolerance
+        self.resumesPastLongestGap = resumesPastLongestGap
         self.clockGaps = min(max(clockGaps, 2), 4)
         self.longestGap = longestGap
         self.slowest = slowest
@@ -64,7 +70,8 @@ struct BounceRun {
         guard longestGap > 0 else { return false }
         guard gap <= longestGap else { return starts(at: frame) }
         let next = Double(frame - last)
-        return next <= Double(longestGap) && next <= slowest * Double(gap) && next >= fastest * Double(gap)
+        return (next <= Double(longestGap) || resumesPastLongestGap && resumes(after: next))
+            && next <= slowest * Double(gap) && next >= fastest * Double(gap)
     }
 
     /// Whether the run is speeding up as a bouncing ball's does: its last gap at most `pace` times the one before,
@@ -170,6 +177,7 @@ struct BounceRun {
                        excessDB: Float = 0) {
         lastExcessDB = excessDB
         last = frame
+        previousLevels = levels
         gaps = SIMD4(gap, previousGap, .max, .max)
         recentGapCount = 2
         self.length = length
@@ -216,6 +224,7 @@ struct BounceRun {
     /// bounce that was not reported: the run's pace is half of it (else the bounce after it, due in about half that
     /// gap, would fall under `fastest` and end the run).
     mutating func report(_ frame: Int64, levels: SIMD8<Float> = SIMD8(repeating: 0), excessDB: Float = 0) {
+        previousLevels = length == 0 ? levels : lastLevels
         lastLevels = levels
         lastExcessDB = excessDB
         clockHeld = onTime(at: frame)

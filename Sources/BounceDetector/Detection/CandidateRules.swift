@@ -318,10 +318,11 @@ struct CandidateRules {
     }
 
     /// A due candidate at a bouncing ball's pace (the detector checks it) that clips anew on an attack
-    /// (`DetectorParameters.runClippedPaceShare`, `runClippedPaceAttackDB`), not growing.
+    /// (`DetectorParameters.runClippedPaceShare`, `runClippedPaceAttackDB`), growing by at most
+    /// `runClippedPaceDecayDB`.
     func clipsOnPace(_ features: ImpactFeatures) -> Bool {
         parameters.runClippedPaceShare > 0 && features.attackDB >= parameters.runClippedPaceAttackDB
-            && features.decayDB <= 0
+            && features.decayDB <= parameters.runClippedPaceDecayDB
             && features.clipsAnew(share: parameters.runClippedPaceShare, ratio: parameters.runClippedRisingRatio)
     }
 

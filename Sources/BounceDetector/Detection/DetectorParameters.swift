@@ -79,6 +79,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// none of its bounces: a ball bouncing on keeps only part of its speed each time, while a clap's echo and the
     /// next clap, 90 and 180 ms apart, kept a run of claps going.
     public var runLouderBreaksDB: Float = 6
+    /// In a run that keeps its clock (`BounceRun.clockHeld`), a candidate breaks it only when louder by
+    /// `runLouderBreaksDB` than the report before the last too: a bounce timed on the ring's stirring a millisecond or two early, measured 12 dB under its
+    /// neighbours, made the drop's next bounce "far louder" and cut the run (tune8 seed 98 at 20 dB, six bounces).
+    public var runLouderBreaksOverTwo = true
     /// A report louder than a lone impact the learned recovery gave back by more than this (dB, mean band-level
     /// difference; 0 = off) starts a run of its own instead of making a run of two with it (`RunEvidence.report`):
     /// a faint sound recovered 40 ms before a dropped ball's first bounce gave its run a 40 ms first gap, and the
@@ -114,6 +118,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// run's last gap over the one before), within this share of that interval; a run that speeds up and loses a
     /// bounce resumes where the bounce after it is due, gap × (r + r²) on.
     public var runClockTolerance: Double = 0.08
+    /// A run whose clock puts the bounce after a lost one further than `runSeconds` still resumes there
+    /// (`BounceRun.resumesPastLongestGap`): a dropped ball's early gaps are 150–250 ms, so the gap over a lost bounce
+    /// is up to 450 ms, and without it the whole drop after its first lost bounce was lost (tune8's restitution
+    /// variant, seed 92 at 20 dB: eleven bounces).
+    public var runResumesPastRunSeconds = true
     /// The clock's ratio and next gap fitted over the run's last this many gaps (`BounceRun.clockGaps`, 2…4): four
     /// (two, the last gap over the one before, until the ninth session). A late bounce's onset is timed to a
     /// millisecond, which is 2–5 % of its gap, and a ratio from two gaps doubled that: the clock put a ball's 41 ms
@@ -164,6 +173,11 @@ public struct DetectorParameters: Sendable, Equatable {
     /// …that speeds up as a bouncing ball's does (`BounceRun.speedsUp` at this pace; 0 = not asked): a rally's
     /// racket hit and bounce, or steps, do not. 1: no gap longer than the last (`runLikePace`).
     public var ringErrorPace: Double = 1
+    /// In a run with a clock (`BounceRun.clockError`), the prediction error triggers a candidate only within this
+    /// share of the clock (0 = anywhere the run continues; sixteenth session): the ring's stirring 5–12 ms ahead of a
+    /// late bounce (15–27 % of its gap) triggered on its error, and the candidate it started, rejected, held off the
+    /// bounce itself (six splits' drops clean 48 → 44 missed; 0.1–0.15 the same).
+    public var ringErrorTriggerClock: Double = 0.12
     /// A run's next bounce sounds like the last (`BounceRun.resembles`): its band levels' spread about their mean
     /// difference from the last impact's at most this (dB; 0 = not asked)…
     public var runShapeDB: Float = 4
@@ -296,8 +310,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// 20 ms ahead moved to another stirring is no bounce).
     public var runRetimeRejectedClock: Double = 0.04
     /// See `runRetimeDB`: bit 1, whole-band candidates too; bit 2, wherever a run's next bounce is due (not only in
-    /// a run that speeds up).
-    public var runRetimeScope = 0
+    /// a run that speeds up). 1 since the sixteenth session (0 before): a whole-band trigger on the ring's stirring
+    /// 2–7 ms ahead of a late bounce, rejected, held the bounce off as a weak one's did (six splits' drops clean 44 →
+    /// 38 missed).
+    public var runRetimeScope = 1
     /// See `runInnovationDB`.
     public var runInnovationSeconds = 0.0015
     /// See `runInnovationDB`.
@@ -502,13 +518,17 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runClippedRisingAttackDB: Float = 6
     /// A due candidate that keeps a bouncing ball's pace (`runPaceFastest`…`runPaceSlowest` of a run of two's gap, or
     /// within `runClippedPaceClock` of a longer run's clock) is its bounce when its first 3 ms sit at the rail at least
-    /// this share of the time, 1/`runClippedRisingRatio` as often before, on `runClippedPaceAttackDB` of attack, not
-    /// growing (0 = off). A loud drop's third and fourth bounces, the AGC's gain still up, clip a third to a half of
+    /// this share of the time, 1/`runClippedRisingRatio` as often before, on `runClippedPaceAttackDB` of attack,
+    /// growing by at most `runClippedPaceDecayDB` (0 = off). A loud drop's third and fourth bounces, the AGC's gain still up, clip a third to a half of
     /// their first 3 ms; clipping bends their band shape away from the last bounce's (no likeness rule takes them)
     /// and their lines into harmonics (nor does the classifier), but nothing else in a room keeps that pace.
     public var runClippedPaceShare: Float = 0.3
     /// See `runClippedPaceShare` (dB).
-    public var runClippedPaceAttackDB: Float = 8
+    public var runClippedPaceAttackDB: Float = 6
+    /// See `runClippedPaceShare`: growing 6–8 ms on by at most this (dB, `ImpactFeatures.decayDB`). 8 dB of attack
+    /// and no growth until the sixteenth session: tune8 seed 94's clipped drop lost a bounce 1.4 % off its clock on
+    /// 6.3 dB and another that grew 0.3 dB (clipping holds a loud onset's level: its first frames sit at the rail).
+    public var runClippedPaceDecayDB: Float = 1
     /// See `runClippedPaceShare`: a run of three or more's clock, as a share of the predicted interval.
     public var runClippedPaceClock: Double = 0.03
     /// A run of two's next gap keeps a bouncing ball's pace between these multiples of its one gap (`runClippedPaceShare`):

@@ -30,7 +30,8 @@ extension RunEvidence {
     @inline(__always)
     func hiddenBounceOnset(ring: SampleRing, end: Int64) -> Int64? {
         let hop = Int64(parameters.hop)
-        guard parameters.runErrorAlarm > 0, bounces.continues(at: end - hop), ringErrorAsked(at: end - hop)
+        guard parameters.runErrorAlarm > 0, bounces.continues(at: end - hop), ringErrorAsked(at: end - hop),
+              nearClock(end - hop)
         else { return nil }
         return ringPredictor.changePoint(in: ring, from: end - hop - Int64(parameters.samples(parameters.runErrorReachSeconds)),
                                          end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
@@ -133,6 +134,14 @@ extension RunEvidence {
             && BounceRun.difference(features.bandLevelsDB, from: bounces.lastLevels, bands: bands).mean
                 >= -parameters.runInnovationQuieterDB
         return (eligible ? measured : -.infinity, measured < parameters.runOnTimePredictedDB)
+    }
+
+    /// Whether `frame` lies within `DetectorParameters.ringErrorTriggerClock` of the run's clock, or the run has no
+    /// clock (or the setting is off): the ring's stirring 5–12 ms ahead of a late bounce triggered on its error, and
+    /// the candidate it started held off the bounce itself.
+    private func nearClock(_ frame: Int64) -> Bool {
+        guard parameters.ringErrorTriggerClock > 0, let error = bounces.clockError(at: frame) else { return true }
+        return error <= parameters.ringErrorTriggerClock
     }
 
     /// Whether the ring's prediction error may time or trigger a bounce at `frame`: in a run long enough

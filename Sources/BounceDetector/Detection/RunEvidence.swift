@@ -57,7 +57,8 @@ final class RunEvidence {
         bounces = BounceRun(longestGap: longestGap, slowest: parameters.runSlowest, fastest: parameters.runFastest,
                             firstGap: Int64(parameters.samples(parameters.runFirstSeconds)),
                             shortestFirstGap: Int64(parameters.samples(parameters.runFirstShortestSeconds)),
-                            clockTolerance: parameters.runClockTolerance, clockGaps: parameters.runClockGaps)
+                            clockTolerance: parameters.runClockTolerance, clockGaps: parameters.runClockGaps,
+                            resumesPastLongestGap: parameters.runResumesPastRunSeconds)
         rejected = RejectedRun(length: parameters.rejectedRunLength, longestGap: longestGap,
                                tolerance: parameters.runClockTolerance)
     }
@@ -203,10 +204,14 @@ final class RunEvidence {
     }
 
     /// Whether a candidate is so much louder than the run's last impact (`DetectorParameters.runLouderBreaksDB`) that it
-    /// is none of its bounces: a ball bouncing on keeps only part of its speed each time.
+    /// is none of its bounces: a ball bouncing on keeps only part of its speed each time. In a run that keeps its
+    /// clock (`BounceRun.clockHeld`), louder than the report before the last too (`runLouderBreaksOverTwo`).
     private func breaksRun(_ levels: SIMD8<Float>) -> Bool {
-        parameters.runLouderBreaksDB > 0 && bounces.length >= 2
-            && BounceRun.difference(levels, from: bounces.lastLevels, bands: bands).mean > parameters.runLouderBreaksDB
+        guard parameters.runLouderBreaksDB > 0, bounces.length >= 2,
+              BounceRun.difference(levels, from: bounces.lastLevels, bands: bands).mean > parameters.runLouderBreaksDB
+        else { return false }
+        return !parameters.runLouderBreaksOverTwo || !bounces.clockHeld
+            || BounceRun.difference(levels, from: bounces.previousLevels, bands: bands).mean > parameters.runLouderBreaksDB
     }
 
     /// Whether a candidate sounds like the last impact struck again, where a ball bouncing on would strike next:
