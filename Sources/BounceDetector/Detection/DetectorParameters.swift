@@ -80,8 +80,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// next clap, 90 and 180 ms apart, kept a run of claps going.
     public var runLouderBreaksDB: Float = 6
     /// In a run that keeps its clock (`BounceRun.clockHeld`), a candidate breaks it only when louder by
-    /// `runLouderBreaksDB` than the report before the last too: a bounce timed on the ring's stirring a millisecond or two early, measured 12 dB under its
-    /// neighbours, made the drop's next bounce "far louder" and cut the run (tune8 seed 98 at 20 dB, six bounces).
+    /// `runLouderBreaksDB` than the report before the last too (sixteenth session): a bounce timed on the ring's
+    /// stirring 1.9 ms early, measured 12 dB under its neighbours, made the drop's next bounce "far louder" and cut
+    /// the run (tune8 seed 98 at 20 dB, six bounces).
     public var runLouderBreaksOverTwo = true
     /// A report louder than a lone impact the learned recovery gave back by more than this (dB, mean band-level
     /// difference; 0 = off) starts a run of its own instead of making a run of two with it (`RunEvidence.report`):
@@ -519,9 +520,10 @@ public struct DetectorParameters: Sendable, Equatable {
     /// A due candidate that keeps a bouncing ball's pace (`runPaceFastest`…`runPaceSlowest` of a run of two's gap, or
     /// within `runClippedPaceClock` of a longer run's clock) is its bounce when its first 3 ms sit at the rail at least
     /// this share of the time, 1/`runClippedRisingRatio` as often before, on `runClippedPaceAttackDB` of attack,
-    /// growing by at most `runClippedPaceDecayDB` (0 = off). A loud drop's third and fourth bounces, the AGC's gain still up, clip a third to a half of
-    /// their first 3 ms; clipping bends their band shape away from the last bounce's (no likeness rule takes them)
-    /// and their lines into harmonics (nor does the classifier), but nothing else in a room keeps that pace.
+    /// growing by at most `runClippedPaceDecayDB` (0 = off). A loud drop's third and fourth bounces, the AGC's gain
+    /// still up, clip a third to a half of their first 3 ms; clipping bends their band shape away from the last
+    /// bounce's (no likeness rule takes them) and their lines into harmonics (nor does the classifier), but nothing
+    /// else in a room keeps that pace.
     public var runClippedPaceShare: Float = 0.3
     /// See `runClippedPaceShare` (dB).
     public var runClippedPaceAttackDB: Float = 6
