@@ -700,8 +700,9 @@ struct CandidateRulesTests {
 
     @Test("""
         a clipped onset rising in several bands is an impact whatever clipping did to its lines and ring (a drop's \
-        first bounces after an AGC lifted a quiet room); unclipped, a thud, or rising in one band, it is judged as \
-        before
+        first bounces after an AGC lifted a quiet room), also where the 3 ms before clipped a tenth as often (the last \
+        ball's ring); unclipped, a thud, rising in one band, or after a stretch clipping a quarter as often, it is \
+        judged as before
         """)
     func clippedOnset() {
         // As measured on real12_varied_drop_clean's first bounce (clipped for 85 % of its first 3 ms).
@@ -727,6 +728,16 @@ struct CandidateRulesTests {
         var oneBand = clipped
         oneBand.risingBands = 1
         #expect(!isImpact(rules().verdict(oneBand, evidence: .wholeBand, typicalAttackDB: 40)), "one band")
+        // The last ball's ring touching the rail now and then in the 3 ms before (sixteenth session: an eighth).
+        var afterRing = clipped
+        afterRing.clippedBeforeShare = 0.1
+        #expect(isImpact(rules().verdict(afterRing, evidence: .wholeBand, typicalAttackDB: 40)),
+                "a tenth as often before")
+        #expect(!isImpact(rules { $0.clippedBeforeRatio = 20 }.verdict(afterRing, evidence: .wholeBand,
+                                                                       typicalAttackDB: 40)), "a twentieth asked")
+        afterRing.clippedBeforeShare = 0.2
+        #expect(!isImpact(rules().verdict(afterRing, evidence: .wholeBand, typicalAttackDB: 40)),
+                "a quarter as often before")
     }
 
     @Test("""

@@ -500,8 +500,12 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `clippedShare`.
     public var clippedBands = 2
     /// See `clippedShare`: the 3 ms before the onset's last millisecond clipped at most 1/this as often
-    /// (`ImpactFeatures.clippedBeforeShare`; a stretch already clipped says nothing new).
-    public var clippedBeforeRatio: Float = 20
+    /// (`ImpactFeatures.clippedBeforeShare`; a stretch already clipped says nothing new). 8 since the sixteenth
+    /// session (20 before): a clipped ball 150–250 ms after the last (a rally's bounce, a drop's second) whose
+    /// 3 ms before still touched the rail now and then with the last one's ring was lost (thirteen tuning
+    /// split-sources' drops clean / 20 dB 48 / 125 → 46 / 122 missed, tune6 rally clean 12 → 8 missed, clipped
+    /// applause 301 → 305 reports; at 4: 43 / 122 and 5, but clipped applause 322).
+    public var clippedBeforeRatio: Float = 8
     /// A candidate where the run's next bounce is due (`CandidateRules`' `followsImpact`) whose first 3 ms sit at
     /// the phone's rail for at least this share, the stretch before it at most 1/`runClippedBeforeRatio` as often,
     /// is that bounce (0 = off). A quiet room lifted by the AGC keeps a dropped ball's first bounces pinned to the
