@@ -312,8 +312,8 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runRetimeRejectedClock: Double = 0.04
     /// See `runRetimeDB`: bit 1, whole-band candidates too; bit 2, wherever a run's next bounce is due (not only in
     /// a run that speeds up). 1 since the sixteenth session (0 before): a whole-band trigger on the ring's stirring
-    /// 2–7 ms ahead of a late bounce, rejected, held the bounce off as a weak one's did (six splits' drops clean 44 →
-    /// 38 missed).
+    /// 2–7 ms ahead of a late bounce, which the ring predicted, was decided there and held the bounce off (six
+    /// splits' drops clean 44 → 38 missed).
     public var runRetimeScope = 1
     /// See `runInnovationDB`.
     public var runInnovationSeconds = 0.0015
