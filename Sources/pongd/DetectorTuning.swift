@@ -259,6 +259,8 @@ enum DetectorTuning {
         "stemplates": parameter(\.streamTemplates),
         "ext": milliseconds(\.onsetExtensionSeconds),
         "extshare": parameter(\.onsetExtensionShare),
+        "onsetlag": milliseconds(\.onsetLagSeconds),
+        "onsetlagshare": parameter(\.onsetLagShare),
         "reanchor": parameter(\.reanchorMargin),
         "racket": parameter(\.racketTrigger),
         "rmin": parameter(\.racketMinimumScale),

@@ -53,6 +53,8 @@ struct BounceRun {
     /// The last reported impact's energy over the room in its onset frame (`ImpactFeatures.snrDB`).
     private(set) var lastExcessDB: Float = 0
 
+    /// Every optional behaviour defaults to off (no first-gap start, no clock, no resume past `longestGap`): a unit
+    /// test asks for the ones it exercises, and the detector passes all of them from `DetectorParameters`.
     init(longestGap: Int64, slowest: Double, fastest: Double, firstGap: Int64 = 0, shortestFirstGap: Int64 = 0,
          clockTolerance: Double = 0, clockGaps: Int = 4, resumesPastLongestGap: Bool = false) {
         self.clockTolerance = clockTolerance
@@ -65,7 +67,9 @@ struct BounceRun {
         self.shortestFirstGap = shortestFirstGap
     }
 
-    /// Whether an onset at `frame` falls where the run's next bounce is due.
+    /// Whether an onset at `frame` falls where the run's next bounce is due: within `longestGap` of the last impact
+    /// and `fastest`…`slowest` times the last gap, or past `longestGap` where the bounce after a lost one is due
+    /// (`resumesPastLongestGap`).
     func continues(at frame: Int64) -> Bool {
         guard longestGap > 0 else { return false }
         guard gap <= longestGap else { return starts(at: frame) }

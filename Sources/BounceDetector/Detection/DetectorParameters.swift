@@ -748,6 +748,16 @@ public struct DetectorParameters: Sendable, Equatable {
     public var onsetExtensionSeconds: Double = 0.0006
     /// …over samples at least this share of the edge's peak.
     public var onsetExtensionShare: Float = 0.1
+    /// A reported impact's onset moves back by its edge's lag behind the impact's first sample (seventeenth session;
+    /// 0 = off). The refiner and the ring's change point time an impact where it clears the background before it; an
+    /// impact that clears it by a few dB only does so late in its attack. With the onset frame's background at
+    /// b = 10^(−rise / 20) of its amplitude (`WhitenedRise.meanDB`), an attack that grows over about this long
+    /// clears it this × (b − `onsetLagShare`) after the tenth of its peak the labels call its first sample (at most
+    /// this × (1 − the share)). A dropped ball's late bounces, 2–8 dB over the last one's ring, were timed +0.8–1.0 ms
+    /// late (median) and a few past the ±2 ms window; a rally's balls, 15–40 dB over the room, move 0.0–0.2 ms.
+    public var onsetLagSeconds: Double = 0.001
+    /// …the share of the peak the labels time an impact's first sample at (`real_corpus.py`: a tenth).
+    public var onsetLagShare: Float = 0.1
     /// Decision delay after the refined onset: the onset frame plus the decay window fit in it, and the
     /// report still comes within 10 ms of the onset.
     public let decisionDelay: Int

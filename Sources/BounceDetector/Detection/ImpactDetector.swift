@@ -434,10 +434,24 @@ public final class ImpactDetector {
         return probability
     }
 
+    /// The onset an accepted candidate is reported at: its edge moved back by the edge's lag behind the impact's
+    /// first sample (`DetectorParameters.onsetLagSeconds`), from the whitened rise of its onset frame (`rise`, measured
+    /// here when it was not yet), and never so far back that the report, now, comes 10 ms or more after it.
+    private func reportedOnset(of candidate: ImpactCandidate, rise: inout WhitenedRise) -> Int64 {
+        guard parameters.onsetLagSeconds > 0 else { return candidate.onset }
+        if rise.meanDB.isNaN {
+            rise = riseMeter.measure(at: candidate.onset, written: written, raw: raw, fft: fft, window: window)
+        }
+        let lag = OnsetRefiner.lag(riseDB: rise.meanDB, attackSeconds: parameters.onsetLagSeconds,
+                                   share: parameters.onsetLagShare, sampleRate: format.sampleRate)
+        return max(candidate.onset - lag, min(candidate.onset, written - Int64(parameters.samples(0.0099))))
+    }
+
     /// Measures a candidate at its decision point, judges it by the rules with what the run and the stream's balls
     /// say of it, lets a rejected run, the templates or the learned recovery give back a rejection and applause
     /// overrule them, and reports an impact (teaching the run, the kinds and the typicals) or undoes a rejected one's
-    /// hold-offs as the verdict says. False when it rejected the candidate (true when it reported it, or moved it to the clipping after it, `clipRetimed`).
+    /// hold-offs as the verdict says. False when it rejected the candidate (true when it reported it, or moved it to
+    /// the clipping after it, `clipRetimed`).
     private func decide(_ candidate: ImpactCandidate, onImpact: (Impact) -> Void) -> Bool {
         let features = extractor.measure(onset: candidate.onset, raw: raw, highPassed: highPassed, fft: fft, flux: flux)
         let fit = run.assess(candidate.onset, features, rules: rules, ring: highPassed)
@@ -516,8 +530,9 @@ public final class ImpactDetector {
                     templates.learn(at: candidate.onset, ring: highPassed)
                 }
             }
-            onImpact(Impact(frame: candidate.onset, time: Double(candidate.onset) / Double(format.sampleRate),
-                            kind: kind, confidence: confidence))
+            let onset = reportedOnset(of: candidate, rise: &rise)
+            onImpact(Impact(frame: onset, time: Double(onset) / Double(format.sampleRate), kind: kind,
+                            confidence: confidence))
         case .rejected(let restore, let endRefractory):
             holdOffs.weakReleased = candidate.isWeak
             if restore { holdOffs.restoreBeforeWeak() }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds an impact's first sample in the high-passed signal, after the spectral trigger said "an impact is here".
 ///
 /// The spectral frame only says the onset lies somewhere in the last frame; the time-domain signal says where.
@@ -30,6 +32,17 @@ enum OnsetRefiner {
         var onset: Int64
         var peak: Float
         var noiseRMS: Float
+    }
+
+    /// How far (samples) an edge found where an impact clears its background lies behind the impact's first sample
+    /// (`DetectorParameters.onsetLagSeconds`): an attack growing over `attackSeconds` clears a background at
+    /// b = 10^(−`riseDB` / 20) of its amplitude `attackSeconds` × (b − `share`) after the `share` of its peak that
+    /// times its first sample. 0 for an impact far over its background (or an unmeasured rise), at most
+    /// `attackSeconds` × (1 − `share`).
+    static func lag(riseDB: Float, attackSeconds: Double, share: Float, sampleRate: Int) -> Int64 {
+        guard riseDB.isFinite, attackSeconds > 0 else { return 0 }
+        let background = min(1, pow(10, -riseDB / 20))
+        return Int64((attackSeconds * Double(max(0, background - share)) * Double(sampleRate)).rounded())
     }
 
     /// The onset's absolute index in `[searchStart, searchEnd)`, or nil if nothing rises above the noise.
