@@ -608,6 +608,21 @@ struct RealCorpusToolTests {
                                   named: ("an eighth", "a twentieth"))
     }
 
+    @Test("""
+        a drop's last bounce after a stirring the ring did not predict (csmash, tuning seed 91, 60 s, clean, \
+        restitution as below): the whole-band trigger on the stirring 5 ms ahead, off the clock, was rejected as a \
+        thud and its wait held the bounce's own trigger off; a rejected whole-band candidate in a run that has held \
+        its clock moves to where the ring's prediction error rises after it, as a weak one does: 149 of 151 within \
+        2 ms, 148 when only weak ones move (runretimescope=1)
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func rejectedStirringOffTheClockRetimed() throws {
+        try CorpusFile.expectRule(on: CorpusFile(seed: 91, seconds: 60, source: "csmash",
+                                                 generator: Self.risingRestitution),
+                                  off: "runretimescope=1", labels: 151, found: 149..., falseReports: ...3,
+                                  foundWithout: ...148, falseWithout: Self.anyCount,
+                                  named: ("rejected whole-band ones too", "weak ones only"))
+    }
+
     /// real_corpus.py's restitution variant: a drop's gap ratio climbs 0.04 as it slows, jittered by 0.005.
     static let risingRestitution = ["--restitution-rise", "0.04", "--restitution-jitter", "0.005"]
 

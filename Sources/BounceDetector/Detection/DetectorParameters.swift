@@ -311,10 +311,13 @@ public struct DetectorParameters: Sendable, Equatable {
     /// 20 ms ahead moved to another stirring is no bounce).
     public var runRetimeRejectedClock: Double = 0.04
     /// See `runRetimeDB`: bit 1, whole-band candidates too; bit 2, wherever a run's next bounce is due (not only in
-    /// a run that speeds up). 1 since the sixteenth session (0 before): a whole-band trigger on the ring's stirring
-    /// 2–7 ms ahead of a late bounce, which the ring predicted, was decided there and held the bounce off (six
-    /// splits' drops clean 44 → 38 missed).
-    public var runRetimeScope = 1
+    /// a run that speeds up); bit 4, whole-band candidates the rules rejected too (`runRetimeRejected`), in a run
+    /// that has held its clock (`BounceRun.clockHeld`). 1 since the sixteenth session (0 before): a whole-band
+    /// trigger on the ring's stirring 2–7 ms ahead of a late bounce, which the ring predicted, was decided there and
+    /// held the bounce off (six splits' drops clean 44 → 38 missed). 5 since the seventeenth: such a stirring the
+    /// ring did not predict, rejected (as a thud, faint), held the bounce off as well (thirteen split-sources' drops
+    /// clean 41 → 35, two more false reports; without the held clock, quiet applause +8 false reports).
+    public var runRetimeScope = 5
     /// See `runInnovationDB`.
     public var runInnovationSeconds = 0.0015
     /// See `runInnovationDB`.

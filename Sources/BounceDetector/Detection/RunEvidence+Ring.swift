@@ -42,11 +42,12 @@ extension RunEvidence {
     /// (`DetectorParameters.runRetimeDB`): the same candidate moved to where the prediction error began to rise
     /// after it, up to `end`, if it did (once; decided `decisionDelay` after its new onset, so within 10 ms of it).
     /// `rejected`: a weak one the rules rejected (`DetectorParameters.runRetimeRejected`; nil while that is off),
-    /// whatever the ring predicted of it, moved only onto the run's clock where it has one (`runRetimeRejectedClock`).
+    /// whatever the ring predicted of it, moved only onto the run's clock where it has one (`runRetimeRejectedClock`);
+    /// a whole-band one too with `runRetimeScope` bit 4, only in a run that has held its clock.
     func retimed(_ candidate: ImpactCandidate, ring: SampleRing, end: Int64,
                  rejected: Bool = false) -> ImpactCandidate? {
         guard parameters.runRetimeDB > 0, !candidate.retimed,
-              !rejected || parameters.runRetimeRejected && candidate.isWeak,
+              !rejected || parameters.runRetimeRejected && (candidate.isWeak || parameters.runRetimeScope & 4 != 0),
               candidate.isWeak || parameters.runRetimeScope & 1 != 0, bounces.continues(at: candidate.onset),
               parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
               rejected || (innovationDB(at: candidate.onset, ring: ring).map { $0 < parameters.runRetimeDB } ?? false),
@@ -56,6 +57,7 @@ extension RunEvidence {
                   cap: parameters.runOnsetCap)
         else { return nil }
         if rejected, let error = bounces.clockError(at: onset), error > parameters.runRetimeRejectedClock { return nil }
+        if rejected, !candidate.isWeak, bounces.clockError(at: onset) == nil || !bounces.clockHeld { return nil }
         var later = candidate
         later.onset = onset
         later.timing = .retimed
