@@ -135,6 +135,7 @@ enum DetectorTuning {
         "runclipretimerejectedrun": parameter(\.runClipRetimeRejectedRun),
         "runclipretimeattack": parameter(\.runClipRetimeAttackDB),
         "runclipretimeinnov": parameter(\.runClipRetimeInnovationDB),
+        "runclipretimeclock": parameter(\.runClipRetimeKeepsClock),
         "rundecay": parameter(\.runDecayDB),
         "runnoexcess": parameter(\.runBandsWithoutExcess),
         "runbands": parameter(\.runBands),

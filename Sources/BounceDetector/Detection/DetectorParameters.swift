@@ -564,6 +564,13 @@ public struct DetectorParameters: Sendable, Equatable {
     public var runClipRetimeAttackDB: Float = 8
     /// See `runClipRetimeRise`: nor one the ring before it failed to predict by this much (dB) or more: a new event.
     public var runClipRetimeInnovationDB: Float = 10
+    /// See `runClipRetimeRise`: where the run has a clock (`BounceRun.clockError`), a candidate never moves further
+    /// off it (seventeenth session; false = wherever the clipping grows). In a loud drop whose rings stay at the
+    /// rail, the bounce itself, on the clock, clips ever more over its first milliseconds as it grows: moved 5–6 ms
+    /// on to where the rail held it more often, it was decided there, rejected as faint, and the run lost its clock
+    /// (tune10 seed 113: eight bounces). Fifteen tuning split-sources' drops clean 49 → 42 missed (tune10, whose
+    /// drop showed it, 26 → 17); nothing else moved.
+    public var runClipRetimeKeepsClock = true
     /// Most spectral flatness (`ImpactFeatures.flatnessDB`, dB) of a candidate that clears the room by
     /// `clapFlatnessAttackDB` and is not a run's next bounce (0 = off). So clear an onset leaves the room no part in
     /// its onset frame's spectrum: a struck object's resonances leave valleys there, a clap's noise fills the band.

@@ -71,6 +71,7 @@ extension RunEvidence {
     /// a peak; the bounce came a few ms later (decided `decisionDelay` after its new onset). A `rejected` one moves
     /// only with `DetectorParameters.runClipRetimeRejectedShare` on, to a stretch at the rail that share of the time,
     /// in a run of at most `runClipRetimeRejectedRun` impacts: a loud drop's second or third bounce, not a clap train.
+    /// Where the run has a clock, never further off it (`DetectorParameters.runClipRetimeKeepsClock`).
     func clipRetimed(_ candidate: ImpactCandidate, raw: SampleRing, end: Int64, attackDB: Float,
                      innovationDB: Float, rejected: Bool = false) -> ImpactCandidate? {
         let least = rejected ? parameters.runClipRetimeRejectedShare : parameters.runClipRetimeShare
@@ -81,6 +82,8 @@ extension RunEvidence {
                   raw, onset: candidate.onset, end: end, span: parameters.samples(0.003),
                   rise: parameters.runClipRetimeRise, least: least)
         else { return nil }
+        if parameters.runClipRetimeKeepsClock, let before = bounces.clockError(at: candidate.onset),
+           let after = bounces.clockError(at: onset), after > before { return nil }
         var later = candidate
         later.onset = onset
         later.timing = .clipRetimed
