@@ -56,8 +56,12 @@ extension RunEvidence {
                   end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
                   cap: parameters.runOnsetCap)
         else { return nil }
-        if rejected, let error = bounces.clockError(at: onset), error > parameters.runRetimeRejectedClock { return nil }
-        if rejected, !candidate.isWeak, bounces.clockError(at: onset) == nil || !bounces.clockHeld { return nil }
+        if rejected {
+            let error = bounces.clockError(at: onset)
+            if let error, error > parameters.runRetimeRejectedClock { return nil }
+            // A whole-band one only in a run that has shown a bouncing ball's clock: a quiet room's claps keep none.
+            if !candidate.isWeak, error == nil || !bounces.clockHeld { return nil }
+        }
         var later = candidate
         later.onset = onset
         later.timing = .retimed
