@@ -227,8 +227,7 @@ struct RealCorpusToolTests {
         than without: a stirring on the clock after a drop's last bounce, which the run now reaches)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallRejectedStirringRetimed() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 67, seconds: 60, source: "csmash",
-                                                 generator: Self.risingRestitution),
+        try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 67),
                                   off: "runretimerejected=0", labels: 123, found: 123..., falseReports: ...3,
                                   foundWithout: ...120, falseWithout: Self.anyCount)
     }
@@ -239,8 +238,7 @@ struct RealCorpusToolTests {
         2 % off and nearer the clock than the stirring: 122 of 123 within 2 ms, 121 without
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallCloserBounceReplacesStirring() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 75, seconds: 60, source: "csmash",
-                                                 generator: Self.risingRestitution),
+        try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 75),
                                   off: "runreplacecloser=0", labels: 123, found: 122..., falseReports: ...1,
                                   foundWithout: ...121, falseWithout: Self.anyCount)
     }
@@ -559,8 +557,7 @@ struct RealCorpusToolTests {
         does not (runresumelong=0), the whole drop after the lost bounce lost
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func runResumesPastItsLongestGap() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 92, seconds: 60, source: "csmash", condition: "snr20",
-                                                 generator: Self.risingRestitution),
+        try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 92, condition: "snr20"),
                                   off: "runresumelong=0", labels: 120, found: 115..., falseReports: ...4,
                                   foundWithout: ...108, falseWithout: Self.anyCount,
                                   named: ("resuming", "not resuming"))
@@ -573,8 +570,7 @@ struct RealCorpusToolTests {
         (runerrclock=0)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func ringErrorTriggersNearTheClock() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 95, seconds: 60, source: "csmash",
-                                                 generator: Self.risingRestitution),
+        try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 95),
                                   off: "runerrclock=0", labels: 132, found: 132...132, falseReports: ...4,
                                   foundWithout: ...131, falseWithout: Self.anyCount,
                                   named: ("near the clock", "anywhere"))
@@ -616,8 +612,7 @@ struct RealCorpusToolTests {
         2 ms, 148 when only weak ones move (runretimescope=1)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func rejectedStirringOffTheClockRetimed() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 91, seconds: 60, source: "csmash",
-                                                 generator: Self.risingRestitution),
+        try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 91),
                                   off: "runretimescope=1", labels: 151, found: 149..., falseReports: ...3,
                                   foundWithout: ...148, falseWithout: Self.anyCount,
                                   named: ("rejected whole-band ones too", "weak ones only"))
@@ -736,6 +731,12 @@ struct RealCorpusToolTests {
                 contentsOf: folder.appendingPathComponent("\(prefix)_\(part)_events.csv"), encoding: .utf8))
             wav = folder.appendingPathComponent("\(prefix)_\(part)_\(condition).wav").path
             self.window = window
+        }
+
+        /// A csmash seed's 60 s dropped balls whose gap ratio climbs as they slow (`risingRestitution`).
+        static func risingRestitutionDrop(seed: Int, condition: String = "clean") throws -> CorpusFile {
+            try CorpusFile(seed: seed, seconds: 60, source: "csmash", condition: condition,
+                           generator: RealCorpusToolTests.risingRestitution)
         }
 
         /// A seed's 60 s rally at 0 dB, scored within 10 ms (the issue's window there).
