@@ -47,10 +47,10 @@ Seeds 11-15 are for tuning, 21-22 are HELD OUT (never choose a threshold on them
 the facepunch source are the INDEPENDENT held-out set (another ball, table and bat than the tuning seeds).
 
   real_corpus.py --seed 11 --out /work/realcorpus        one seed's files
-  real_corpus.py --split tune|tune2|...|tune10|heldout --out DIR   all seeds of a split (tune2: seeds 16-20,
+  real_corpus.py --split tune|tune2|...|tune11|heldout --out DIR   all seeds of a split (tune2: seeds 16-20,
                                                              tune3: 41-48, tune4: 51-58, tune5: 61-68, tune6: 71-78,
                                                              tune7: 81-88, tune8: 91-98, tune9: 101-108,
-                                                             tune10: 111-118)
+                                                             tune10: 111-118, tune11: 121-128)
   real_corpus.py --split independent --out DIR           seeds 31-33 from the facepunch recordings
   real_corpus.py --seed 31 --source facepunch --out DIR  one seed of another source
   real_corpus.py --quick --out DIR                       the 12 s file of issue 11 (quick.wav + quick_events.csv)
@@ -129,18 +129,22 @@ TUNING9_SEEDS = (101, 102, 103, 104, 105, 106, 107, 108)
 # A tenth (2026-11-28, seventeenth session): tune9's misses were read for the session's second rule; eight more fresh
 # seeds to score both on before anything is chosen on them.
 TUNING10_SEEDS = (111, 112, 113, 114, 115, 116, 117, 118)
+# An eleventh (2026-11-28, eighteenth session): tune10's misses were read for the seventeenth session's third rule;
+# eight more fresh seeds, made before anything is chosen on them.
+TUNING11_SEEDS = (121, 122, 123, 124, 125, 126, 127, 128)
 ALL_TUNING_SEEDS = (TUNING_SEEDS + TUNING2_SEEDS + TUNING3_SEEDS + TUNING4_SEEDS + TUNING5_SEEDS + TUNING6_SEEDS
                     + TUNING7_SEEDS + TUNING8_SEEDS + TUNING9_SEEDS
-                    + TUNING10_SEEDS)
+                    + TUNING10_SEEDS + TUNING11_SEEDS)
 HELDOUT_SEEDS = (21, 22)
 INDEPENDENT_SEEDS = (31, 32, 33)
 # Every split's seeds (real_eval.py and retune.py read these too), and which splits are for tuning.
 SPLIT_SEEDS = {"tune": TUNING_SEEDS, "tune2": TUNING2_SEEDS, "tune3": TUNING3_SEEDS, "tune4": TUNING4_SEEDS,
                "tune5": TUNING5_SEEDS, "tune6": TUNING6_SEEDS, "tune7": TUNING7_SEEDS, "tune8": TUNING8_SEEDS,
-               "tune9": TUNING9_SEEDS, "tune10": TUNING10_SEEDS,
+               "tune9": TUNING9_SEEDS, "tune10": TUNING10_SEEDS, "tune11": TUNING11_SEEDS,
                "heldout": HELDOUT_SEEDS,
                "independent": INDEPENDENT_SEEDS}
-TUNING_SPLITS = ("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10")
+TUNING_SPLITS = ("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10",
+                 "tune11")
 RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
 DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
 STRESS_DROP_CONDITIONS = {"snr15": 15.0, "snr10": 10.0}  # --stress: harder than the issue asks, for tuning only
@@ -625,11 +629,11 @@ def main():
                  "for another source")
     if source in tuning_only and (a.split not in (None,) + TUNING_SPLITS
                                   or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
-        ap.error("the %s source is for tuning seeds only (%s: --split tune, tune2, ..., tune10)"
+        ap.error("the %s source is for tuning seeds only (%s: --split tune, tune2, ..., tune11)"
                  % (source, ", ".join(map(str, ALL_TUNING_SEEDS))))
     if a.stress and (a.quick or a.split not in (None,) + TUNING_SPLITS
                      or any(seed not in ALL_TUNING_SEEDS for seed in a.seed)):
-        ap.error("--stress is for tuning seeds only (--split tune, tune2, ..., tune10, or --seed %s)"
+        ap.error("--stress is for tuning seeds only (--split tune, tune2, ..., tune11, or --seed %s)"
                  % ", ".join(map(str, ALL_TUNING_SEEDS)))
     drop_conditions = {**DROP_CONDITIONS, **STRESS_DROP_CONDITIONS} if a.stress else DROP_CONDITIONS
     if SOURCES[source]["folder"] == CSMASH or a.quick:

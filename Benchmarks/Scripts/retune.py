@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Retune the detector's decision on real recordings: a grid over `pongd detect --tune` knobs, scored on TUNING
 splits only (real_corpus.py's tune seeds 11-15, tune2 16-20, tune3 41-48, tune4 51-58, tune5 61-68, tune6 71-78,
-tune7 81-88, tune8 91-98, tune9 101-108 and tune10 111-118, of any tuning source; gen_corpus's dev sets when
+tune7 81-88, tune8 91-98, tune9 101-108, tune10 111-118 and tune11 121-128, of any tuning source; gen_corpus's dev sets when
 --gen-corpus is given). The held-out and independent splits are refused: score the winner on them once, afterwards,
 with real_eval.py.
 
@@ -11,8 +11,8 @@ with real_eval.py.
   retune.py PONGD --corpus /work/realcorpus --corpus /work/realcorpus-tune2:tune2 \
       --corpus /work/realcorpus-swapped:tune:swapped --stress --applause --grid runlooseinnov=12,14,16
 
-A --corpus is FOLDER[:SPLIT[:SOURCE]] (split tune, tune2, ..., tune10, default tune; source csmash, swapped, varied or freesound, default csmash):
-make them with `real_corpus.py --split tune|tune2|...|tune10 [--source swapped|varied|freesound] [--stress] --out FOLDER`. Each combination is
+A --corpus is FOLDER[:SPLIT[:SOURCE]] (split tune, tune2, ..., tune11, default tune; source csmash, swapped, varied or freesound, default csmash):
+make them with `real_corpus.py --split tune|tune2|...|tune11 [--source swapped|varied|freesound] [--stress] --out FOLDER`. Each combination is
 scored by the mean over the folders of issue 11's targeted measures (real_eval.py; with --stress the harder dropped
 balls at 15 and 10 dB count too), plus, with --gen-corpus, the mean gen_corpus F1 (tune_eval.py) so a retune cannot
 trade the synthetic corpus away. With --applause, real_applause.py's 26 real applause scenes are run too and the

@@ -198,6 +198,17 @@ struct BounceRunTests {
         #expect(abs((drop.clockError(at: rate * (190 + 150) / 1000) ?? 1) - 3.9 / 153.9) < 0.001, "a bounce lost")
     }
 
+    @Test("an onset is ahead of the clock before gap × r after the last impact; never before the run has a clock")
+    func aheadOfClock() {
+        var drop = BounceRun(longestGap: rate / 4, slowest: 2.1, fastest: 0.6, clockTolerance: 0.08)
+        drop.report(0)
+        drop.report(rate * 100 / 1000)
+        #expect(!drop.isAheadOfClock(rate * 150 / 1000), "one gap: no clock")
+        drop.report(rate * 190 / 1000)
+        #expect(drop.isAheadOfClock(rate * (190 + 78) / 1000), "78 ms of 81")
+        #expect(!drop.isAheadOfClock(rate * (190 + 84) / 1000), "84 ms of 81")
+    }
+
     @Test("""
         a late bounce's clock from four gaps: onsets timed within a millisecond (a swapped drop's, 0.91 a bounce) put \
         the bounce at 42.3 ms on time, where the last two gaps alone put it 14 % late

@@ -733,11 +733,39 @@ struct CandidateRulesTests {
         afterRing.clippedBeforeShare = 0.1
         #expect(isImpact(rules().verdict(afterRing, evidence: .wholeBand, typicalAttackDB: 40)),
                 "a tenth as often before")
-        #expect(!isImpact(rules { $0.clippedBeforeRatio = 20 }.verdict(afterRing, evidence: .wholeBand,
-                                                                       typicalAttackDB: 40)), "a twentieth asked")
-        afterRing.clippedBeforeShare = 0.2
+        #expect(!isImpact(rules { $0.clippedBeforeRatio = 20; $0.clippedRingingRatio = 0 }
+                    .verdict(afterRing, evidence: .wholeBand, typicalAttackDB: 40)), "a twentieth asked")
+        afterRing.clippedBeforeShare = 0.3
         #expect(!isImpact(rules().verdict(afterRing, evidence: .wholeBand, typicalAttackDB: 40)),
-                "a quarter as often before")
+                "a third as often before")
+    }
+
+    @Test("""
+        a clipped onset whose ring still holds the rail 6–8 ms on (a loud drop's second bounce, its 3 ms before         clipped a quarter as often by the first one's ring) is an impact; a clap clipped as often, dying within those         6 ms, is not, nor the ringing one without the rule or after a stretch clipped a third as often
+        """)
+    func clippedRingingOnset() {
+        // Clipped as the restitution variant of tune10 seed 111's third bounce is (74 % of its first 3 ms; its ring
+        // 1.5 dB under its loudest millisecond 6–8 ms on), its timbre as `clippedOnset`'s, which no score calls a ball.
+        var ringing = ball(attack: 11, snr: 53, decay: -1.5, risingBands: 4)
+        ringing.tonality = 0.51
+        ringing.peakPersistence = 0.2
+        ringing.lineCoherence = 0.2
+        ringing.centroidHz = 2100
+        ringing.clippedShare = 0.74
+        ringing.clippedBeforeShare = 0.18
+        guard case (.impact, .clipped) = rules().decision(ringing, evidence: .wholeBand, typicalAttackDB: 40) else {
+            Issue.record("a clipped onset that rings on was rejected")
+            return
+        }
+        #expect(!isImpact(rules { $0.clippedRingingRatio = 0 }.verdict(ringing, evidence: .wholeBand,
+                                                                       typicalAttackDB: 40)), "without the rule")
+        var clap = ringing
+        clap.decayDB = -14
+        #expect(!isImpact(rules().verdict(clap, evidence: .wholeBand, typicalAttackDB: 40)), "a clap that dies")
+        var clippedMore = ringing
+        clippedMore.clippedBeforeShare = 0.25
+        #expect(!isImpact(rules().verdict(clippedMore, evidence: .wholeBand, typicalAttackDB: 40)),
+                "a third as often before")
     }
 
     @Test("""

@@ -108,6 +108,12 @@ struct BounceRun {
         return min(abs(interval - next) / next, abs(interval - afterLost) / afterLost)
     }
 
+    /// Whether an onset at `frame` comes before the run's clock puts its next bounce; false with no clock yet.
+    func isAheadOfClock(_ frame: Int64) -> Bool {
+        guard let (next, _) = dueIntervals else { return false }
+        return Double(frame - last) < next
+    }
+
     /// When the run's clock puts its next bounce after the last impact, gap × r, and the one after a lost bounce,
     /// gap × (r + r²) (frames); nil before the run has sped up over three impacts.
     private var dueIntervals: (next: Double, afterLost: Double)? {

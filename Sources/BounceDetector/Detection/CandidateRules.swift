@@ -131,8 +131,8 @@ struct CandidateRules {
         }
         // A clipped onset: something abrupt drove the phone to its rail (`DetectorParameters.clippedShare`). What
         // clipping did to its lines and its ring says nothing of what struck; its rise in several bands does.
-        if features.clipsAnew(share: parameters.clippedShare, ratio: parameters.clippedBeforeRatio),
-           features.attackDB >= parameters.clippedAttackDB, features.risingBands >= parameters.clippedBands {
+        if clipsAnew(features), features.attackDB >= parameters.clippedAttackDB,
+           features.risingBands >= parameters.clippedBands {
             return (.impact(kind: classifier.kind(of: features), confidence: classifier.acceptance), .clipped)
         }
         guard let (kind, confidence) = gated.classify(features) else {
@@ -152,6 +152,15 @@ struct CandidateRules {
             return (.rejected(restore: evidence == .bandRise, endRefractory: false), .bright)
         }
         return (.impact(kind: kind, confidence: confidence), rule)
+    }
+
+    /// The clipped-onset rule's clipping (`DetectorParameters.clippedShare`): its first 3 ms at the rail, the 3 ms
+    /// before 1/`clippedBeforeRatio` as often, or 1/`clippedRingingRatio` as often when it still rings at the rail
+    /// 6–8 ms on (`clippedRingingDecayDB`): a loud ball's ring holds the rail, a clap's dies.
+    func clipsAnew(_ features: ImpactFeatures) -> Bool {
+        features.clipsAnew(share: parameters.clippedShare, ratio: parameters.clippedBeforeRatio)
+            || parameters.clippedRingingRatio > 0 && features.decayDB >= parameters.clippedRingingDecayDB
+            && features.clipsAnew(share: parameters.clippedShare, ratio: parameters.clippedRingingRatio)
     }
 
     /// A clear onset (`DetectorParameters.brightFlatAttackDB`), not clipped, at least `brightFlatCentroidRatio`

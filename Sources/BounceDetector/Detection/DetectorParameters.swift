@@ -310,6 +310,21 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `runRetimeRejected`: where the run has a clock, the new onset lies within this share of it (a stirring
     /// 20 ms ahead moved to another stirring is no bounce).
     public var runRetimeRejectedClock: Double = 0.04
+    /// A candidate in a run that has held its clock (`BounceRun.clockHeld`), ahead of that clock by more than this
+    /// share of its interval, moves once to where the ring's prediction error rises after it, if that lies nearer
+    /// the clock and within `runEarlyRetimeOnClock` of it, and is decided there (`RunEvidence.earlyRetimed`; 0 =
+    /// off). A dropped ball's last bounces, 35–45 ms apart near the floor, are heard first as the ring's stirring
+    /// 2–4 ms ahead of them, which the ring before did not predict either (so `runRetimeDB` does not move it): taken
+    /// there, 4–9 % ahead of the clock, the report missed the bounce and its wait held the bounce off. 0.04 since
+    /// the eighteenth session (0 before): nineteen tuning split-sources' drops clean / 20 / 15 / 10 dB 60 / 182 /
+    /// 566 / 1 429 → 53 / 171 / 554 / 1 401 missed, false reports 200 / 241 / 304 / 403 → 190 / 240 / 302 / 387;
+    /// rallies, gen_corpus and both applause sets unchanged. 0.03 lost 8 more clean, 0.02 41 more (it moves bounces
+    /// themselves, a little ahead).
+    public var runEarlyRetimeClock: Double = 0.04
+    /// See `runEarlyRetimeClock` (share of the clock's interval): without it a clap train in a quiet room whose
+    /// rhythm held a clock (real applause, gambas at −26 dBFS) took a clap moved to 6 % off the clock as its next
+    /// beat and reported seven more; 0.06 sits at that clap's edge.
+    public var runEarlyRetimeOnClock: Double = 0.05
     /// See `runRetimeDB`: bit 1, whole-band candidates too; bit 2, wherever a run's next bounce is due (not only in
     /// a run that speeds up); bit 4, whole-band candidates the rules rejected too (`runRetimeRejected`), in a run
     /// that has held its clock (`BounceRun.clockHeld`). 1 since the sixteenth session (0 before): a whole-band
@@ -509,6 +524,16 @@ public struct DetectorParameters: Sendable, Equatable {
     /// split-sources' drops clean / 20 dB 48 / 125 → 46 / 122 missed, tune6 rally clean 12 → 8 missed, clipped
     /// applause 301 → 305 reports; at 4: 43 / 122 and 5, but clipped applause 322).
     public var clippedBeforeRatio: Float = 8
+    /// See `clippedBeforeRatio`: an onset that still rings 6–8 ms on within `clippedRingingDecayDB` of its loudest
+    /// millisecond (`ImpactFeatures.decayDB`) may have clipped 1/this as often before (0 = off). A loud drop's
+    /// ball clips, and its ring holds the rail for 200 ms: its second and third bounces find the 3 ms before them
+    /// at the rail a sixth to a third as often as their own first 3 ms (ball decay −0.8 to −3 dB); a clap clipped
+    /// as loud dies within those 6 ms (−5 to −30 dB). 4 since the eighteenth session (0 before): nineteen tuning
+    /// split-sources' drops clean 67 → 60 missed, tune rallies clean 4 fewer missed and 2 fewer false, clipped
+    /// applause unchanged (306; `clippedBeforeRatio` 4 alone took 322, a decay of −6 dB 315).
+    public var clippedRingingRatio: Float = 4
+    /// See `clippedRingingRatio` (dB).
+    public var clippedRingingDecayDB: Float = -4
     /// A candidate where the run's next bounce is due (`CandidateRules`' `followsImpact`) whose first 3 ms sit at
     /// the phone's rail for at least this share, the stretch before it at most 1/`runClippedBeforeRatio` as often,
     /// is that bounce (0 = off). A quiet room lifted by the AGC keeps a dropped ball's first bounces pinned to the

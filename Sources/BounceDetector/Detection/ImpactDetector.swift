@@ -215,7 +215,8 @@ public final class ImpactDetector {
         admit(evidence, strength: strength)
         if let candidate = pending, written >= candidate.onset + Int64(parameters.decisionDelay) {
             pending = nil
-            if let later = run.retimed(candidate, ring: highPassed, end: written) {
+            if let later = run.retimed(candidate, ring: highPassed, end: written)
+                ?? run.earlyRetimed(candidate, ring: highPassed, end: written) {
                 commit(later)
             } else if !decide(candidate, onImpact: onImpact),
                       let later = run.retimed(candidate, ring: highPassed, end: written, rejected: true) {

@@ -68,6 +68,28 @@ extension RunEvidence {
         return later
     }
 
+    /// A candidate where a run that has held its clock has its next bounce due, ahead of that clock by more than
+    /// `DetectorParameters.runEarlyRetimeClock`: the same candidate moved, once, to where the ring's prediction error
+    /// rises after it (`retimed`'s search, up to `end`), if that lies nearer the clock and within
+    /// `runEarlyRetimeOnClock` of it (decided `decisionDelay` after its new onset). A drop's last bounces, at the
+    /// floor, are heard first as the ring's stirring 2–4 ms ahead, which the ring did not predict either.
+    func earlyRetimed(_ candidate: ImpactCandidate, ring: SampleRing, end: Int64) -> ImpactCandidate? {
+        guard parameters.runEarlyRetimeClock > 0, !candidate.retimed, bounces.clockHeld,
+              bounces.continues(at: candidate.onset), bounces.isAheadOfClock(candidate.onset),
+              let before = bounces.clockError(at: candidate.onset), before > parameters.runEarlyRetimeClock,
+              let onset = ringPredictor.changePoint(
+                  in: ring, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
+                  end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
+                  cap: parameters.runOnsetCap),
+              let after = bounces.clockError(at: onset), after < before,
+              after <= parameters.runEarlyRetimeOnClock
+        else { return nil }
+        var later = candidate
+        later.onset = onset
+        later.timing = .retimed
+        return later
+    }
+
     /// An accepted candidate with `attackDB`, which the ring before it predicted to within `innovationDB`
     /// (`Assessment.unpredictedDB`), where a run's next bounce is due, in a ring pinned to the phone's rail (`raw`):
     /// the same candidate moved, once, to where the rail holds the signal far more often than at its onset, up to
