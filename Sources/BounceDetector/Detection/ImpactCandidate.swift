@@ -46,6 +46,14 @@ struct ImpactCandidate {
     /// (`RunEvidence.retimed`, `RunEvidence.clipRetimed`): it is not moved again.
     var retimed: Bool { timing == .retimed || timing == .clipRetimed }
 
+    /// The same candidate with its onset moved to `onset` by `timing` (a retime: it is not moved again).
+    func moved(to onset: Int64, by timing: OnsetTiming) -> ImpactCandidate {
+        var later = self
+        later.onset = onset
+        later.timing = timing
+        return later
+    }
+
     /// Only a narrower trigger saw it, not the whole band.
     var isWeak: Bool { evidence != .wholeBand }
 }

@@ -51,10 +51,7 @@ extension RunEvidence {
               candidate.isWeak || parameters.runRetimeScope & 1 != 0, bounces.continues(at: candidate.onset),
               parameters.runRetimeScope & 2 != 0 || ringErrorAsked(at: candidate.onset),
               rejected || (innovationDB(at: candidate.onset, ring: ring).map { $0 < parameters.runRetimeDB } ?? false),
-              let onset = ringPredictor.changePoint(
-                  in: ring, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
-                  end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
-                  cap: parameters.runOnsetCap)
+              let onset = changePoint(after: candidate.onset, ring: ring, end: end)
         else { return nil }
         if rejected {
             let error = bounces.clockError(at: onset)
@@ -62,10 +59,7 @@ extension RunEvidence {
             // A whole-band one only in a run that has shown a bouncing ball's clock: a quiet room's claps keep none.
             if !candidate.isWeak, error == nil || !bounces.clockHeld { return nil }
         }
-        var later = candidate
-        later.onset = onset
-        later.timing = .retimed
-        return later
+        return candidate.moved(to: onset, by: .retimed)
     }
 
     /// A candidate where a run that has held its clock has its next bounce due, ahead of that clock by more than
@@ -77,17 +71,19 @@ extension RunEvidence {
         guard parameters.runEarlyRetimeClock > 0, !candidate.retimed, bounces.clockHeld,
               bounces.continues(at: candidate.onset), bounces.isAheadOfClock(candidate.onset),
               let before = bounces.clockError(at: candidate.onset), before > parameters.runEarlyRetimeClock,
-              let onset = ringPredictor.changePoint(
-                  in: ring, from: candidate.onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
-                  end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
-                  cap: parameters.runOnsetCap),
+              let onset = changePoint(after: candidate.onset, ring: ring, end: end),
               let after = bounces.clockError(at: onset), after < before,
               after <= parameters.runEarlyRetimeOnClock
         else { return nil }
-        var later = candidate
-        later.onset = onset
-        later.timing = .retimed
-        return later
+        return candidate.moved(to: onset, by: .retimed)
+    }
+
+    /// The retimes' one search: where the ring's prediction error rises (`RingPredictor.changePoint`, the ring-error
+    /// trigger's alarm) from `DetectorParameters.runRetimeSkipSeconds` after a candidate's `onset` up to `end`.
+    private func changePoint(after onset: Int64, ring: SampleRing, end: Int64) -> Int64? {
+        ringPredictor.changePoint(in: ring, from: onset + Int64(parameters.samples(parameters.runRetimeSkipSeconds)),
+                                  end: end, drift: parameters.runOnsetDrift, alarm: parameters.runErrorAlarm,
+                                  cap: parameters.runOnsetCap)
     }
 
     /// An accepted candidate with `attackDB`, which the ring before it predicted to within `innovationDB`
@@ -110,10 +106,7 @@ extension RunEvidence {
         else { return nil }
         if parameters.runClipRetimeKeepsClock, let before = bounces.clockError(at: candidate.onset),
            let after = bounces.clockError(at: onset), after > before { return nil }
-        var later = candidate
-        later.onset = onset
-        later.timing = .clipRetimed
-        return later
+        return candidate.moved(to: onset, by: .clipRetimed)
     }
 
     /// How far (dB) the ring before `onset` fails to predict its first `runInnovationSeconds`
