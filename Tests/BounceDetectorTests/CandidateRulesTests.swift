@@ -741,7 +741,9 @@ struct CandidateRulesTests {
     }
 
     @Test("""
-        a clipped onset whose ring still holds the rail 6–8 ms on (a loud drop's second bounce, its 3 ms before         clipped a quarter as often by the first one's ring) is an impact; a clap clipped as often, dying within those         6 ms, is not, nor the ringing one without the rule or after a stretch clipped a third as often
+        a clipped onset whose ring still holds the rail 6–8 ms on (a loud drop's second bounce, its 3 ms before \
+        clipped a quarter as often by the first one's ring) is an impact; a clap clipped as often, dying within \
+        those 6 ms, is not, nor the ringing one without the rule or after a stretch clipped a third as often
         """)
     func clippedRingingOnset() {
         // Clipped as the restitution variant of tune10 seed 111's third bounce is (74 % of its first 3 ms; its ring

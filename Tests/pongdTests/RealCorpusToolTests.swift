@@ -151,7 +151,8 @@ struct RealCorpusToolTests {
         and two without the rule (and without a trigger in the stirring's refractory, which may replace it: 102 \
         with that alone). Since the sixteenth session two false reports with the rule, three without: the ring's \
         error no longer triggers 17 % off the clock, and a band-rise trigger 21 ms before a bounce is taken instead \
-        (the figures without: and without moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
+        (the figures without: and without moving a candidate ahead of the clock onto it, runearlyretime, which since \
+        the eighteenth session finds it too)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallRingStirNotOnTime() throws {
         try CorpusFile.expectRule(on: CorpusFile(seed: 13, seconds: 60, condition: "snr20"),
@@ -189,10 +190,12 @@ struct RealCorpusToolTests {
         tuning seed 14, 60 s, clean): the stirring 11.5 ms early passed the on-time rule (flux 36) and its \
         refractory held off the bounce (flux 80, 2.2 ×, under the 3 × a stronger onset needs); after a run's later \
         bounce 2 × will do: 109 of 113 bounces within 2 ms, 108 without (and without a trigger in the stirring's \
-        refractory, which may replace it); 113 and 109 since the sixteenth session (and without moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
+        refractory, which may replace it); 113 and 109 since the sixteenth session (and without moving a candidate \
+        ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallBounceAfterTakenStirring() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60), off: "strongerrun=0,runreplacetrig=0,runearlyretime=0",
+        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60),
+                                  off: "strongerrun=0,runreplacetrig=0,runearlyretime=0",
                                   labels: 113,
                                   found: 111..., falseReports: ...6, foundWithout: ...110, falseWithout: Self.anyCount)
     }
@@ -228,11 +231,14 @@ struct RealCorpusToolTests {
         ratio climbing by 0.04 as the gaps shrink, ±0.005 a bounce): its drops end in bounces 35–40 ms apart, heard \
         first as the ring's stirring 2–5 ms early and rejected there; moved to where the ring's prediction error \
         rises after it, the bounce is found: all 123 within 2 ms, 120 without (three reports that are none, one more \
-        than without: a stirring on the clock after a drop's last bounce, which the run now reaches; and without moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
+        than without: a stirring on the clock after a drop's last bounce, which the run now reaches; and without \
+        moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it \
+        too)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallRejectedStirringRetimed() throws {
         try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 67),
-                                  off: "runretimerejected=0,runearlyretime=0", labels: 123, found: 123..., falseReports: ...3,
+                                  off: "runretimerejected=0,runearlyretime=0", labels: 123, found: 123...,
+                                  falseReports: ...3,
                                   foundWithout: ...120, falseWithout: Self.anyCount)
     }
 
@@ -293,10 +299,12 @@ struct RealCorpusToolTests {
         taken 6.9 ms early, 4.4 % off the run's clock, it put the bounce itself off the clock, and the clock it left \
         took the next stirring too; the bounce, on the clock the run had before, takes the stirring's place in the \
         run: 111 of 113 bounces within 2 ms (112 once a trigger in the stirring's refractory may replace it, 113 \
-        since the sixteenth session), 109 without (110 since; and without moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
+        since the sixteenth session), 109 without (110 since; and without moving a candidate ahead of the clock onto \
+        it, runearlyretime, which since the eighteenth session finds it too)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallBounceReplacesTakenStirring() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60), off: "runreplace=0,runearlyretime=0", labels: 113,
+        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60), off: "runreplace=0,runearlyretime=0",
+                                  labels: 113,
                                   found: 112..., falseReports: ...5, foundWithout: ...110,
                                   falseWithout: Self.anyCount)
     }
@@ -307,10 +315,12 @@ struct RealCorpusToolTests {
         (the band rise leaves no flux for a stronger onset to beat); a trigger there may start a candidate only to \
         replace the report, 106 of 107 bounces within 2 ms, 104 without (and without moving a rejected stirring to \
         the bounce, `runretimerejected`, which finds that bounce on its own too; 105 and 103 with each timed at its \
-        edge, onsetlag=0; and without moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
+        edge, onsetlag=0; and without moving a candidate ahead of the clock onto it, runearlyretime, which since the \
+        eighteenth session finds it too)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedBallBounceTriggersAfterTakenStirring() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 15, seconds: 60), off: "runreplacetrig=0,runretimerejected=0,runearlyretime=0",
+        try CorpusFile.expectRule(on: CorpusFile(seed: 15, seconds: 60),
+                                  off: "runreplacetrig=0,runretimerejected=0,runearlyretime=0",
                                   labels: 107,
                                   found: 106..., falseReports: ...1, foundWithout: ...104,
                                   falseWithout: Self.anyCount)
@@ -341,9 +351,11 @@ struct RealCorpusToolTests {
     func droppedBallClockOverFourGaps() throws {
         let drop = try CorpusFile(seed: 15, seconds: 60, condition: "snr20")
         defer { drop.remove() }
-        try drop.expectRule(off: "runclockgaps=2", base: "runearlyretime=0", labels: 107, found: 102..., falseReports: ...2, foundWithout: ...98,
+        try drop.expectRule(off: "runclockgaps=2", base: "runearlyretime=0",
+                            labels: 107, found: 102..., falseReports: ...2, foundWithout: ...98,
                             falseWithout: Self.anyCount, named: ("four gaps", "two gaps"))
-        try drop.expectRule(off: "onsetlag=0", base: "runearlyretime=0", labels: 107, found: 103..., falseReports: ...2, foundWithout: ...101,
+        try drop.expectRule(off: "onsetlag=0", base: "runearlyretime=0",
+                            labels: 107, found: 103..., falseReports: ...2, foundWithout: ...101,
                             falseWithout: 2..., named: ("reported where the attack began", "at the edge"))
     }
 
@@ -366,7 +378,8 @@ struct RealCorpusToolTests {
         bounce struck inside the first's ring is shaped 2.5–6 dB off it, too far for the second-bounce rules, and the \
         whole sequence was lost with it; unpredicted by that ring and not flat, it is the second bounce: 44 of 44 \
         bounces within 2 ms (43 before a bounce replaced a stirring taken for it, `runreplace`), 40 without the \
-        second's rules and that replacement (41 with the replacement alone; and without moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
+        second's rules and that replacement (41 with the replacement alone; and without moving a candidate ahead of \
+        the clock onto it, runearlyretime, which since the eighteenth session finds it too)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func droppedRingingBallLooseSecond() throws {
         try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 30),
@@ -598,9 +611,11 @@ struct RealCorpusToolTests {
     func loudDropLateAndClippedBounces() throws {
         let drop = try CorpusFile(seed: 94, seconds: 60, source: "csmash")
         defer { drop.remove() }
-        try drop.expectRule(off: "runretimescope=0", base: "runearlyretime=0", labels: 87, found: 86..., falseReports: ...3, foundWithout: ...84,
+        try drop.expectRule(off: "runretimescope=0", base: "runearlyretime=0",
+                            labels: 87, found: 86..., falseReports: ...3, foundWithout: ...84,
                             falseWithout: Self.anyCount, named: ("whole band too", "weak only"))
-        try drop.expectRule(off: "runclippaceattack=8,runclippacedecay=0", base: "runearlyretime=0", labels: 87, found: 86..., falseReports: ...3,
+        try drop.expectRule(off: "runclippaceattack=8,runclippacedecay=0", base: "runearlyretime=0",
+                            labels: 87, found: 86..., falseReports: ...3,
                             foundWithout: ...85, falseWithout: Self.anyCount, named: ("6 dB, 1 dB of growth", "8 dB, none"))
     }
 
@@ -622,11 +637,14 @@ struct RealCorpusToolTests {
         restitution as below): the whole-band trigger on the stirring 5 ms ahead, off the clock, was rejected as a \
         thud and its wait held the bounce's own trigger off; a rejected whole-band candidate in a run that has held \
         its clock moves to where the ring's prediction error rises after it, as a weak one does: 150 of 151 within \
-        2 ms (149 before the ringing clipped onset), 149 when only weak ones move (runretimescope=1; and without moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
+        2 ms (149 before the ringing clipped onset), 149 when only weak ones move (runretimescope=1; and without \
+        moving a candidate ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it \
+        too)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func rejectedStirringOffTheClockRetimed() throws {
         try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 91),
-                                  off: "runretimescope=1,runearlyretime=0", labels: 151, found: 150..., falseReports: ...3,
+                                  off: "runretimescope=1,runearlyretime=0", labels: 151, found: 150...,
+                                  falseReports: ...3,
                                   foundWithout: ...149, falseWithout: Self.anyCount,
                                   named: ("rejected whole-band ones too", "weak ones only"))
     }
@@ -645,7 +663,10 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
-        a loud drop whose clipped ring holds the rail (csmash, tuning seed 111, 60 s, clean, restitution as below): its         second and third bounces clip anew though the 3 ms before them clipped a sixth to a third as often, and their         rings, unlike a clap's, still hold the rail 6-8 ms on; a clipped onset is an impact then while the stretch         before it clipped at most a quarter as often: 127 of 129 within 2 ms, 125 without (clipringratio=0)
+        a loud drop whose clipped ring holds the rail (csmash, tuning seed 111, 60 s, clean, restitution as below): \
+        its second and third bounces clip anew though the 3 ms before them clipped a sixth to a third as often, and \
+        their rings, unlike a clap's, still hold the rail 6-8 ms on; a clipped onset is an impact then while the \
+        stretch before it clipped at most a quarter as often: 127 of 129 within 2 ms, 125 without (clipringratio=0)
         """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
     func clippedRingingBounces() throws {
         try CorpusFile.expectRule(on: CorpusFile.risingRestitutionDrop(seed: 111), off: "clipringratio=0", labels: 129,
