@@ -229,7 +229,6 @@ enum DetectorTuning {
         "runretimerejected": .parameters { $0.runRetimeRejected = $1 != 0 },
         "runretimerejectedclock": parameter(\.runRetimeRejectedClock),
         "stronger": parameter(\.strongerOnsetRatio),
-        "strongerrun": parameter(\.strongerOnsetRunRatio),
         "applause": parameter(\.applauseTolerance),
         "applausemin": .parameters { $0.applausePeriodSeconds = $1 / 1000...max($1 / 1000, $0.applausePeriodSeconds.upperBound) },
         "applausemax": .parameters { $0.applausePeriodSeconds = $0.applausePeriodSeconds.lowerBound...max($1 / 1000, $0.applausePeriodSeconds.lowerBound) },

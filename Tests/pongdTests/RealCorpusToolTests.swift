@@ -186,21 +186,6 @@ struct RealCorpusToolTests {
     }
 
     @Test("""
-        a dropped ball's bounce after its ring's stirring was taken for it (csmash's racket recording as the bounce, \
-        tuning seed 14, 60 s, clean): the stirring 11.5 ms early passed the on-time rule (flux 36) and its \
-        refractory held off the bounce (flux 80, 2.2 ×, under the 3 × a stronger onset needs); after a run's later \
-        bounce 2 × will do: 109 of 113 bounces within 2 ms, 108 without (and without a trigger in the stirring's \
-        refractory, which may replace it); 113 and 109 since the sixteenth session (and without moving a candidate \
-        ahead of the clock onto it, runearlyretime, which since the eighteenth session finds it too)
-        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
-    func droppedBallBounceAfterTakenStirring() throws {
-        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60),
-                                  off: "strongerrun=0,runreplacetrig=0,runearlyretime=0",
-                                  labels: 113,
-                                  found: 111..., falseReports: ...6, foundWithout: ...110, falseWithout: Self.anyCount)
-    }
-
-    @Test("""
         a loud drop whose rings stay at the phone's rail (csmash, tuning seed 48, 60 s, clean): its second and third \
         bounces' candidates fire 2–3.5 ms early on the ring's rail-touching peaks and are rejected, their refractory \
         holding off the bounces; moved to the refiner's edge after the dense clipping that follows, in a run of one \

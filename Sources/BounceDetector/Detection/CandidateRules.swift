@@ -502,7 +502,8 @@ package enum CandidateRule: UInt8, Sendable {
     }
 
     /// Whether it accepted a candidate as a later bounce of a run under way, on the run's clock or shape: what a
-    /// ring's stirring just before a bounce is taken for (`DetectorParameters.strongerOnsetRunRatio`).
+    /// ring's stirring just before a bounce is taken for, which a bounce on the clock may replace
+    /// (`DetectorParameters.runReplaceSeconds`).
     var continuesLaterBounce: Bool {
         switch self {
         case .runContinues, .runLike, .runOnTime, .runUnpredicted, .runOnClock: true

@@ -764,10 +764,6 @@ public struct DetectorParameters: Sendable, Equatable {
     /// the candidate's own is a new impact, not its ring (a ball bouncing 10 ms after a sound that was taken for
     /// one). 0 = off.
     public var strongerOnsetRatio: Float = 3
-    /// `strongerOnsetRatio` after a report a run rule took as a later bounce (`CandidateRule.continuesLaterBounce`):
-    /// the ring's stirring a few ms before a bounce, taken for it, holds off the bounce itself, whose flux is 2–3 ×
-    /// the stirring's (0 = `strongerOnsetRatio`).
-    public var strongerOnsetRunRatio: Float = 2
     /// Noise window before the search region used by the time-domain refinement.
     public var noiseSeconds: Double = 0.004
     /// How far the high-passed signal must clear the local noise RMS to mark the onset.

@@ -48,8 +48,7 @@ public final class ImpactDetector {
     private var pending: ImpactCandidate?
     /// The whole band's flux at the trigger of the candidate whose refractory holds (`strongerOnsetRatio`).
     private var refractoryFlux: Float = .infinity
-    /// How many times `refractoryFlux` an onset in the refractory must reach (`strongerOnsetRatio`, or
-    /// `strongerOnsetRunRatio` once the candidate was reported as a run's later bounce).
+    /// How many times `refractoryFlux` an onset in the refractory must reach (`strongerOnsetRatio`).
     private var refractoryRatio: Float = 0
     private var holdOffs = HoldOffs()
     /// The stream's run of bounces: where the next is due, how a candidate fits it, how its ring times one.
@@ -518,9 +517,6 @@ public final class ImpactDetector {
                                   speedingRun: run.isSpeedingBounce(candidate.onset, followsImpact: fit.followsImpact),
                                   otherwise: ruleKind)
             kinds.report(candidate.onset, levels: features.bandLevelsDB, kind: kind)
-            if rule.continuesLaterBounce, parameters.strongerOnsetRatio > 0, parameters.strongerOnsetRunRatio > 0 {
-                refractoryRatio = parameters.strongerOnsetRunRatio
-            }
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
                        endsRejectedRun: rule == .rejectedRun, laterBounce: rule.continuesLaterBounce,
                        replacing: fit.replacesLast, recovered: rule == .model)
