@@ -39,6 +39,28 @@ struct DurabilityTests {
         try await second.stop()
     }
 
+    @Test("a join whose seat the store cannot take is refused (500 internal) and seats nobody; the next one works")
+    func seatNotStoredNotAcknowledged() async throws {
+        let server = try await HubTestServer.start()
+        let session = try await server.hostSession()
+        let (token, _) = try await server.guest()
+        _ = try await server.call("POST", "/users/profile", token: token, json: #"{"displayName":"Ari"}"#)
+        let store = try stored(server.dataDirectory)
+        try store.execute(rawSQL: """
+            CREATE TRIGGER refuse_seats BEFORE INSERT ON membership BEGIN SELECT RAISE(ABORT, 'disk full'); END
+            """)
+        let refused = try await server.call("POST", "/sessions/\(session.code)/join", token: token)
+        #expect(refused.status == 500 && errorCode(refused.body) == "internal", "\(refused)")
+        let lobby = try await server.call("GET", "/sessions/\(session.code)", token: session.hostToken)
+        #expect((lobby.body["players"] as? [[String: Any]])?.isEmpty == true, "a seat not in the store: \(lobby.body)")
+        try store.execute(rawSQL: "DROP TRIGGER refuse_seats")
+        let joined = try await server.call("POST", "/sessions/\(session.code)/join", token: token)
+        #expect(joined.status == 200)
+        let player = PlayerID(try #require(joined.body["playerId"] as? String))
+        #expect(try store.membership(playerId: player) != nil)
+        try await server.stop()
+    }
+
     @Test("/end's 200 arrives after the end is stored (20 sessions in a row)")
     func endStoredBeforeReply() async throws {
         let server = try await HubTestServer.start()

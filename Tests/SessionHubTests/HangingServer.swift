@@ -21,13 +21,14 @@ final class HangingServer: Sendable {
         self.tally = tally
     }
 
-    /// Listens on an ephemeral port of 127.0.0.1.
-    static func start() async throws -> HangingServer {
+    /// Listens on an ephemeral port of 127.0.0.1. `postgresStartup`: answers a PostgreSQL client's start-up (login
+    /// accepted, ready for a query) before it goes silent: a database server that hangs mid-query.
+    static func start(postgresStartup: Bool = false) async throws -> HangingServer {
         let tally = Tally()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(Silent(tally: tally))
+                    try child.pipeline.syncOperations.addHandler(Silent(tally: tally, postgresStartup: postgresStartup))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -68,12 +69,17 @@ final class HangingServer: Sendable {
         let children = Mutex([ObjectIdentifier: any Channel]())
     }
 
-    /// Counts the connection; reads and drops everything; never writes.
-    private final class Silent: ChannelInboundHandler, Sendable {
+    /// Counts the connection; reads and drops everything; never writes (but the PostgreSQL start-up's answer).
+    private final class Silent: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer
         let tally: Tally
+        // Touched on the channel's event loop only.
+        private var startupPending: Bool
 
-        init(tally: Tally) { self.tally = tally }
+        init(tally: Tally, postgresStartup: Bool) {
+            self.tally = tally
+            self.startupPending = postgresStartup
+        }
 
         func channelActive(context: ChannelHandlerContext) {
             tally.counts.withLock { counts in
@@ -91,6 +97,16 @@ final class HangingServer: Sendable {
             context.fireChannelInactive()
         }
 
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard startupPending else { return }
+            startupPending = false
+            // AuthenticationOk, BackendKeyData, ReadyForQuery (idle): the login is done, the next query never answered.
+            var answer = context.channel.allocator.buffer(capacity: 32)
+            answer.writeInteger(UInt8(ascii: "R")); answer.writeInteger(Int32(8)); answer.writeInteger(Int32(0))
+            answer.writeInteger(UInt8(ascii: "K")); answer.writeInteger(Int32(12))
+            answer.writeInteger(Int32(1)); answer.writeInteger(Int32(2))
+            answer.writeInteger(UInt8(ascii: "Z")); answer.writeInteger(Int32(5)); answer.writeInteger(UInt8(ascii: "I"))
+            context.writeAndFlush(NIOAny(answer), promise: nil)
+        }
     }
 }

@@ -103,7 +103,7 @@ struct PostgresStoreTests {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let link = PostgresLink(id: 1, configuration: try PostgresStore.connectionConfiguration(try server().makeDatabase()),
-                                eventLoop: group.next(), logger: StoreBackend.quiet)
+                                eventLoop: group.next(), logger: StoreBackend.quiet, timeout: .seconds(10))
         defer { link.close() }
         for round in 0..<20 {
             // A healthy connection discarded as a failed body would: the link's reference goes at once, the

@@ -119,15 +119,18 @@ extension HubRouter {
             let playerId = PlayerID(RandomID.hex(bytes: 12))
             let resumeToken = RandomID.hex(bytes: 24)
             live.request({ state, now throws(APIError) in
-                let outcome = try state.join(user: token.userId, displayName: profile.displayName,
-                                             photoURL: profile.photoURL, playerId: playerId,
-                                             resumeToken: resumeToken, now: now)
+                // Joined on a copy: a seat the store could not take is refused, and the session is as it was.
+                var joined = state
+                let outcome = try joined.join(user: token.userId, displayName: profile.displayName,
+                                              photoURL: profile.photoURL, playerId: playerId,
+                                              resumeToken: resumeToken, now: now)
                 // Written before the actions run (and so before the reply): the seat's row with its first journey.
                 if outcome.playerId == playerId {
-                    let journey = state.seats[playerId]?.journey.snapshot(now: now, wallNow: hub.configuration.wallClock())
-                    hub.recordSeat(outcome, code: code, user: token.userId, journey: journey)
+                    let journey = joined.seats[playerId]?.journey.snapshot(now: now, wallNow: hub.configuration.wallClock())
+                    try hub.recordSeat(outcome, code: code, user: token.userId, journey: journey)
                     if let journey { live.seatStored(playerId, journey: journey) }
                 }
+                state = joined
                 return (outcome, outcome.actions)
             }) { result in
                 switch result {

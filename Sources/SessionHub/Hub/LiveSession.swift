@@ -28,8 +28,10 @@ final class LiveSession: @unchecked Sendable {
     var mediaErrors: MediaErrorThrottle
     /// Stores a detected bounce (called on `queue`; must not block it).
     let onBounce: @Sendable (Bounce) -> Void
-    /// Journeys as last recorded, so only changes are written.
+    /// Journeys as last recorded (written, or held), so only changes are written.
     private var storedJourneys: [PlayerID: PlayerJourney.Snapshot] = [:]
+    /// Changes the store has not taken yet, written before any later one.
+    private var held = HeldWrites()
     /// The phase as last recorded.
     private var recordedPhase: SessionPhase
     /// When activity was last recorded.
@@ -37,8 +39,9 @@ final class LiveSession: @unchecked Sendable {
     /// Writes acknowledged changes before they are acknowledged.
     private let recorder: SessionRecorder
     let logger: Logger
-    /// Called (on `queue`) once the session is over.
-    private let onDiscard: @Sendable (SessionCode) -> Void
+    /// Called (on `queue`) once the session is over, with the changes the store has not taken yet (its end among
+    /// them while the store is out of reach).
+    private let onDiscard: @Sendable (SessionCode, HeldWrites) -> Void
     /// Set once the session moved to another node (`release`): nothing runs here any more.
     private(set) var released = false
 
@@ -49,7 +52,7 @@ final class LiveSession: @unchecked Sendable {
          mediaErrorInterval: Duration,
          recorder: SessionRecorder,
          onBounce: @escaping @Sendable (Bounce) -> Void = { _ in },
-         onDiscard: @escaping @Sendable (SessionCode) -> Void) {
+         onDiscard: @escaping @Sendable (SessionCode, HeldWrites) -> Void) {
         self.code = state.code
         self.metrics = metrics
         self.monitorConfiguration = monitorConfiguration
@@ -166,7 +169,10 @@ final class LiveSession: @unchecked Sendable {
                 for player in Array(probes.keys) { stopProbe(for: player) }
                 streams.removeAll()
                 disarmMonitor()
-                onDiscard(code)
+                let left = held
+                held = HeldWrites()
+                if !left.isEmpty { recorder.holding(false) }
+                onDiscard(code, left)
             }
         }
     }
@@ -180,6 +186,7 @@ final class LiveSession: @unchecked Sendable {
         queue.async {
             guard !self.released else { return completion() }
             self.released = true
+            self.dropHeldWrites(because: "the session moved to another node")
             self.timer?.cancel()
             self.timer = nil
             for player in Array(self.probes.keys) { self.stopProbe(for: player) }
@@ -200,39 +207,62 @@ final class LiveSession: @unchecked Sendable {
         storedJourneys[player] = journey
     }
 
-    /// Writes every journey and the phase again (the store was out of reach and is back: what failed meanwhile is
-    /// written now).
-    func recordAgain() {
+    /// Writes the changes the store has not taken yet, if any (the store is back).
+    func retryHeldWrites() {
         queue.async {
-            guard !self.released, self.state.phase != .ended else { return }
-            self.storedJourneys.removeAll()
-            self.recorder.phase(self.state.phase, self.recorder.now())
-            self.record([])
+            guard !self.released, !self.held.isEmpty else { return }
+            self.flushHeld()
         }
     }
 
-    /// Writes what the event changed — its phase, the seats it freed, the journeys it moved, that the session is in
-    /// use — before any of its actions tells a client about it.
+    /// Changes the store has not taken yet (tests).
+    func heldWrites(completion: @escaping @Sendable (HeldWrites) -> Void) {
+        queue.async { completion(self.held) }
+    }
+
+    /// Records what the event changed — its phase, the seats it freed, the journeys it moved, that the session is in
+    /// use — before any of its actions tells a client about it: written now, after any change held before it.
     private func record(_ actions: [SessionState.Action]) {
+        let wasHolding = !held.isEmpty
         let now = recorder.now()
         if state.phase != recordedPhase {
             recordedPhase = state.phase
-            recorder.phase(state.phase, now)
+            held.append(.phase(state.phase, at: now))
         }
         for case .seatFreed(let player) in actions {
             storedJourneys[player] = nil
-            recorder.seatFreed(player, now)
+            held.append(.seatFreed(player, at: now))
         }
         // An ended session's seats are not restored (and its guests' rows go with it): their journeys are not kept.
-        guard state.phase != .ended else { return }
-        for (player, snapshot) in state.journeySnapshots(now: .now, wallNow: now) where storedJourneys[player] != snapshot {
-            storedJourneys[player] = snapshot
-            recorder.journey(player, snapshot)
+        if state.phase != .ended {
+            for (player, snapshot) in state.journeySnapshots(now: .now, wallNow: now)
+            where storedJourneys[player] != snapshot {
+                storedJourneys[player] = snapshot
+                held.append(.journey(player, snapshot))
+            }
+            if now.timeIntervalSince(recordedActivity) >= recorder.activityInterval {
+                recordedActivity = now
+                held.append(.activity(now))
+            }
         }
-        if state.phase != .ended, now.timeIntervalSince(recordedActivity) >= recorder.activityInterval {
-            recordedActivity = now
-            recorder.activity(now)
-        }
+        guard !held.isEmpty else { return }
+        flushHeld(wasHolding: wasHolding)
+    }
+
+    /// Writes the held changes in order until the store refuses one; tells the hub when holding starts or stops.
+    private func flushHeld(wasHolding: Bool = true) {
+        let written = held.flush(recorder.write)
+        if written == wasHolding { recorder.holding(!written) }
+    }
+
+    /// Forgets the held changes: the session is not this node's to write any more.
+    private func dropHeldWrites(because reason: String) {
+        guard !held.isEmpty else { return }
+        logger.warning("changes the store had not taken are dropped", metadata: [
+            "writes": "\(held.writes.count)", "reason": "\(reason)",
+        ])
+        held = HeldWrites()
+        recorder.holding(false)
     }
 
     /// Sends a message to every greeted player and the dashboard, encoded once.

@@ -75,13 +75,13 @@ extension SessionHub {
             ])
             return
         case .storeReturned?:
-            logger.notice("the store is back: writing live sessions again", metadata: ["node.id": "\(cluster.id)"])
-            for live in liveSessions { live.recordAgain() }
+            logger.notice("the store is back: writing what was held", metadata: ["node.id": "\(cluster.id)"])
             events.retryHeld()
         case .none?:
             break
         }
         guard cluster.storeReachable else { return }
+        retryHeldWrites()
         // Taken before the store is asked: a session created meanwhile is owned in the store before it is in memory.
         let loaded = liveCodes
         do {

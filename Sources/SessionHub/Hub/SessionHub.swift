@@ -61,6 +61,10 @@ package final class SessionHub: Sendable {
     /// Sockets whose session is being located in the store (several nodes): the text they sent meanwhile and their
     /// hello deadline.
     let locatingSockets = NIOLockedValueBox<[UInt64: LocatingSocket]>([:])
+    /// Live sessions holding changes the store has not taken yet (`HeldWrites`): retried at each periodic check.
+    let sessionsHoldingWrites = NIOLockedValueBox<Set<SessionCode>>([])
+    /// Ended sessions' changes the store has not taken yet (their end among them), written by `retryHeldWrites`.
+    let endedSessionWrites = NIOLockedValueBox<[SessionCode: HeldWrites]>([:])
     /// Each live session's QR code SVG once drawn (`GET /sessions/{code}/qr.svg`), dropped when it is forgotten.
     let qrCodes = NIOLockedValueBox<[SessionCode: [UInt8]]>([:])
 
@@ -70,7 +74,10 @@ package final class SessionHub: Sendable {
         let localKey = try TokenKey.load(dataDirectory: configuration.dataDirectory)
         if let database = configuration.database {
             let nodeID = try NodeIdentity.load(dataDirectory: configuration.dataDirectory)
-            let store = try PostgresStore(url: database, logger: logger, node: nodeID)
+            let lease = configuration.cluster.leaseDuration
+            let store = try PostgresStore(url: database, logger: logger, node: nodeID,
+                                          controlTimeout: .nanoseconds(Int64(lease.components.seconds) * 1_000_000_000
+                                              + lease.components.attoseconds / 1_000_000_000))
             let cluster = ClusterNode(id: nodeID, url: configuration.cluster.nodeURL ?? "http://127.0.0.1:8080",
                                       ownership: store, configuration: configuration.cluster)
             try cluster.register()
@@ -153,7 +160,7 @@ package final class SessionHub: Sendable {
                                mediaErrorInterval: configuration.mediaErrorInterval,
                                recorder: recorder(for: state.code),
                                onBounce: { [weak self] bounce in self?.storeBounce(bounce, code: state.code) },
-                               onDiscard: { [weak self] code in self?.discard(code) })
+                               onDiscard: { [weak self] code, held in self?.discard(code, held: held) })
         let (existing, count) = sessions.withLockedValue { sessions in
             if let existing = sessions[state.code] { return (Optional(existing), sessions.count) }
             sessions[state.code] = live
@@ -169,9 +176,20 @@ package final class SessionHub: Sendable {
         return (live, true)
     }
 
-    /// A session ended (its end is already recorded): forget it and drop guest data nobody needs any more.
-    private func discard(_ code: SessionCode) {
+    /// A session ended: forget it and drop guest data nobody needs any more — once its end is in the store
+    /// (`held`: what the store has not taken yet, its end among them, written by `retryHeldWrites`).
+    private func discard(_ code: SessionCode, held: HeldWrites) {
         forget(code)
+        logger.info("session ended", metadata: ["session.code": "\(code)"])
+        guard held.isEmpty else {
+            endedSessionWrites.withLockedValue { $0[code] = held }
+            return
+        }
+        purgeGuests(of: code)
+    }
+
+    /// Drops an ended session's guests (their users, profiles and photos), off the caller's queue.
+    func purgeGuests(of code: SessionCode) {
         worker.async { [store, logger] in
             do {
                 _ = try store.purgeGuestData(sessionCode: code)
@@ -179,7 +197,6 @@ package final class SessionHub: Sendable {
                 logger.error("cannot purge a session's guests", metadata: ["session.code": "\(code)", "error": "\(error)"])
             }
         }
-        logger.info("session ended", metadata: ["session.code": "\(code)"])
     }
 
     /// Stops holding a session in memory (it ended, or another node owns it now).
@@ -193,71 +210,13 @@ package final class SessionHub: Sendable {
         metrics.sessions(count)
     }
 
-    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): the session
-    /// queues finish the events in flight (each writes before it returns), then the bounce events queued are written.
+    /// Waits until every seat and journey write handed off so far is in the store (graceful shutdown): changes held
+    /// for a store that could not take them are tried once more, the session queues finish the events in flight
+    /// (each writes before it returns), then the bounce events queued are written.
     package func flushWrites() {
+        retryHeldWrites()
         for queue in sessionQueues { queue.sync {} }
         eventQueue.sync {}
-    }
-
-    /// Stores a new seat so it survives a restart; call on the session's queue, before the join is answered (it
-    /// returns once the seat is written).
-    /// `journey`: the seat's first journey, stored with it (one transaction, where a seat and then its journey would
-    /// be two commits; on PostgreSQL each commit waits for the WAL flush).
-    func recordSeat(_ outcome: SessionState.JoinOutcome, code: SessionCode, user: UserID,
-                    journey: PlayerJourney.Snapshot? = nil) {
-        quotas.userSessions.withLockedValue { $0.add(member: user, of: code) }
-        let json = journey.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
-        let membership = StoredMembership(playerId: outcome.playerId, sessionCode: code, userId: user,
-                                          resumeToken: outcome.resumeToken, journey: json ?? "{}", joinedAt: Date())
-        write("a seat", ["session.code": "\(code)"]) { (store) throws(StoreError) in
-            try store.createMembership(membership)
-        }
-    }
-
-    /// The session's `SessionRecorder`: every change written on the session's queue, in order, before it returns.
-    private func recorder(for code: SessionCode) -> SessionRecorder {
-        SessionRecorder(
-            journey: { [weak self] player, snapshot in
-                guard let data = try? JSONEncoder().encode(snapshot) else { return }
-                let json = String(decoding: data, as: UTF8.self)
-                self?.write("a journey", ["player.id": "\(player)"]) { (store) throws(StoreError) in
-                    try store.updateJourney(playerId: player, json: json)
-                }
-            },
-            seatFreed: { [weak self] player, at in
-                self?.write("a freed seat", ["player.id": "\(player)"]) { (store) throws(StoreError) in
-                    try store.markLeft(playerId: player, at: at)
-                }
-            },
-            phase: { [weak self] phase, at in
-                let metadata: Logger.Metadata = ["session.code": "\(code)", "phase": "\(phase.rawValue)"]
-                self?.write("a session's phase", metadata) { (store) throws(StoreError) in
-                    try store.updateSessionState(code: code, to: phase, at: at)
-                }
-            },
-            activity: { [weak self] at in
-                self?.write("a session's activity", ["session.code": "\(code)"]) { (store) throws(StoreError) in
-                    try store.touchSession(code: code, at: at)
-                }
-            },
-            now: configuration.wallClock,
-            activityInterval: SessionRecorder.activityInterval(idleTimeout: configuration.session.idleTimeout))
-    }
-
-    /// Runs one write now, on the caller's queue (a session's: its writes stay in order); errors are logged.
-    /// While the store is known to be out of reach (several nodes), nothing is tried: the session's journeys and
-    /// phase are written again when it is back (`LiveSession.recordAgain`), and no session waits on a connect timeout.
-    private func write(_ what: String, _ metadata: Logger.Metadata,
-                       _ body: @Sendable (any HubStore) throws(StoreError) -> Void) {
-        if let cluster, !cluster.storeReachable { return }
-        do throws(StoreError) {
-            try body(store)
-        } catch {
-            var metadata = metadata
-            metadata["error"] = "\(error)"
-            logger.error("cannot store \(what)", metadata: metadata)
-        }
     }
 
     /// Queues a bounce for the store (batched with its neighbours).

@@ -1,19 +1,20 @@
 import Foundation
 import PongWire
 
-/// Where a live session's acknowledged changes are written: each call returns once the change is in the store, and
+/// Where a live session's acknowledged changes are written: `write` returns once the change is in the store, and
 /// `LiveSession.perform` makes them before it performs the actions that tell anyone about them (a reply, a lobby, a
 /// close). So a kill -9 right after any acknowledgment loses nothing it acknowledged, and brings back nothing it
 /// ended. Called on the session's queue.
+///
+/// While the store cannot take a change (`write` returns false: PostgreSQL out of reach, or a write failed with
+/// `StoreError.io`), the session holds it (`HeldWrites`) and writes it, before any later change, with its next
+/// change or when `LiveSession.retryHeldWrites` is called (the store is back).
 struct SessionRecorder: Sendable {
-    /// A seat's journey changed.
-    var journey: @Sendable (PlayerID, PlayerJourney.Snapshot) -> Void
-    /// A seat was left or freed at this wall time: it must not come back after a restart.
-    var seatFreed: @Sendable (PlayerID, Date) -> Void
-    /// The session's phase changed (started, or ended) at this wall time.
-    var phase: @Sendable (SessionPhase, Date) -> Void
-    /// The session is in use at this wall time (coalesced by the caller: see `activityInterval`).
-    var activity: @Sendable (Date) -> Void
+    /// Writes one change; false when the store could not take it (it is held and written again later). A change
+    /// the store refuses for good (a constraint) is logged and counts as done: writing it again would not help.
+    var write: @Sendable (SessionWrite) -> Bool
+    /// Told when the session starts (true) or stops (false) holding changes the store has not taken.
+    var holding: @Sendable (Bool) -> Void = { _ in }
 
     /// The wall clock the recorded times come from.
     var now: @Sendable () -> Date = { Date() }

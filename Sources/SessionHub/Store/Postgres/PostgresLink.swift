@@ -13,19 +13,23 @@ final class PostgresLink: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let id: Int
     private let logger: Logger
+    /// Longest wait for a connection or a statement (`PostgresTransaction.timeout`).
+    let timeout: TimeAmount
     // Guarded by `lock`.
     private var connection: PostgresConnection?
     private var isClosed = false
 
-    init(id: Int, configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, logger: Logger) {
+    init(id: Int, configuration: PostgresConnection.Configuration, eventLoop: any EventLoop, logger: Logger,
+         timeout: TimeAmount) {
         self.id = id
+        self.timeout = timeout
         self.configuration = configuration
         self.eventLoop = eventLoop
         self.logger = logger
     }
 
     /// Runs `body` with the open connection (connecting first when there is none or it broke). `.io` when the
-    /// link is closed or the server cannot be reached.
+    /// link is closed or the server cannot be reached (or does not finish the start-up within `timeout`).
     func withConnection<Value>(_ body: (PostgresConnection) throws(StoreError) -> Value) throws(StoreError) -> Value {
         lock.lock()
         defer { lock.unlock() }
@@ -35,8 +39,9 @@ final class PostgresLink: @unchecked Sendable {
             open = connection
         } else {
             do {
-                open = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id,
-                                                      logger: logger).wait()
+                // A server that accepts and never finishes the start-up must not hold the caller either.
+                open = try PostgresConnection.connect(on: eventLoop, configuration: configuration, id: id, logger: logger)
+                    .wait(atMost: timeout, "a PostgreSQL connection", expired: {}, late: { Self.close($0) })
             } catch {
                 throw StoreError(postgres: error)
             }
@@ -49,11 +54,16 @@ final class PostgresLink: @unchecked Sendable {
     func discard(_ broken: PostgresConnection) {
         // Called from inside `withConnection` (the lock is held by this thread).
         if connection === broken { connection = nil }
-        let closing: EventLoopFuture<Void> = broken.close()
         // The close completes once the channel is inactive; until then the connection must live (PostgresNIO
         // asserts in its deinit that the channel is closed: the caller's last reference, dropped as `withConnection`
         // returns, came first on CI and crashed the test process).
-        closing.whenComplete { _ in withExtendedLifetime(broken) {} }
+        Self.close(broken)
+    }
+
+    /// Closes `connection`, keeping it alive until its channel is closed (PostgresNIO asserts that in its deinit).
+    static func close(_ connection: PostgresConnection) {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// Closes the connection; later uses fail with `.io`.

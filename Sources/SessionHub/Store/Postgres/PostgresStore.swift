@@ -37,15 +37,21 @@ package final class PostgresStore: HubStore {
     /// Connects to the server at `url` and applies the migrations it lacks (`migrate()`), with `readers`
     /// connections for reads besides the writer's. `.io` when the server cannot be reached or refuses the login.
     /// `node`: the node that owns the sessions this store creates (several nodes; nil on one).
-    package convenience init(url: DatabaseURL, logger: Logger, readers: Int = 3, writers: Int = 4, node: String? = nil)
+    /// `timeout`: the longest wait for a connection or a statement's answer, and `controlTimeout` on the lease's
+    /// connection (a renewal answered later than the lease is worth nothing): past it the connection is closed and
+    /// the call fails with `.io`, as when the server is gone.
+    package convenience init(url: DatabaseURL, logger: Logger, readers: Int = 3, writers: Int = 4, node: String? = nil,
+                             timeout: TimeAmount = .seconds(10), controlTimeout: TimeAmount = .seconds(10))
         throws(StoreError)
     {
-        try self.init(url: url, logger: logger, readers: readers, writers: writers, migratingUpTo: nil, node: node)
+        try self.init(url: url, logger: logger, readers: readers, writers: writers, migratingUpTo: nil, node: node,
+                      timeout: timeout, controlTimeout: controlTimeout)
     }
 
     /// As `init(url:logger:readers:)`, applying the migrations only up to `last` (tests build older schemas).
     init(url: DatabaseURL, logger: Logger, readers: Int, writers: Int = 4, migratingUpTo last: String?,
-         node: String? = nil) throws(StoreError)
+         node: String? = nil, timeout: TimeAmount = .seconds(10), controlTimeout: TimeAmount = .seconds(10))
+        throws(StoreError)
     {
         self.url = url
         self.node = node
@@ -57,15 +63,16 @@ package final class PostgresStore: HubStore {
         let eventLoop = group.next()
         let writerCount = max(1, writers)
         self.writers = (0..<writerCount).map {
-            PostgresLink(id: $0, configuration: configuration, eventLoop: eventLoop, logger: logger)
+            PostgresLink(id: $0, configuration: configuration, eventLoop: eventLoop, logger: logger, timeout: timeout)
         }
         idleWriters = NIOLockedValueBox(Array((0..<writerCount).reversed()))
         writerSlots = DispatchSemaphore(value: writerCount)
         self.readers = (1...max(1, readers)).map {
-            PostgresLink(id: writerCount + $0, configuration: configuration, eventLoop: eventLoop, logger: logger)
+            PostgresLink(id: writerCount + $0, configuration: configuration, eventLoop: eventLoop, logger: logger,
+                         timeout: timeout)
         }
         control = PostgresLink(id: writerCount + max(1, readers) + 1, configuration: configuration,
-                               eventLoop: eventLoop, logger: logger)
+                               eventLoop: eventLoop, logger: logger, timeout: controlTimeout)
         try migrate(upTo: last)
     }
 
@@ -112,7 +119,7 @@ package final class PostgresStore: HubStore {
         throws(StoreError) -> Value
     {
         try link.withConnection { (connection) throws(StoreError) -> Value in
-            let transaction = PostgresTransaction(connection: connection, logger: logger)
+            let transaction = PostgresTransaction(connection: connection, logger: logger, timeout: link.timeout)
             do throws(StoreError) {
                 try transaction.run("BEGIN")
                 let value = try body(transaction)
@@ -138,7 +145,7 @@ package final class PostgresStore: HubStore {
         let link = readers[index]
         return try link.withConnection { (connection) throws(StoreError) -> Value in
             do throws(StoreError) {
-                return try body(PostgresTransaction(connection: connection, logger: logger))
+                return try body(PostgresTransaction(connection: connection, logger: logger, timeout: link.timeout))
             } catch {
                 if error == .io { link.discard(connection) }
                 throw error

@@ -5,12 +5,17 @@ import PostgresNIO
 struct PostgresTransaction {
     let connection: PostgresConnection
     let logger: Logger
+    /// Longest wait for a statement's answer: past it the connection is closed and the call fails with `.io`.
+    let timeout: TimeAmount
 
-    /// Runs `query` and collects its rows; server and connection failures become `StoreError`s.
+    /// Runs `query` and collects its rows; server and connection failures (and no answer within `timeout`) become
+    /// `StoreError`s.
     @discardableResult
     func run(_ query: PostgresQuery) throws(StoreError) -> PostgresQueryResult {
+        let connection = connection
         do {
-            return try connection.query(query, logger: logger).wait()
+            return try connection.query(query, logger: logger)
+                .wait(atMost: timeout, "a PostgreSQL statement", expired: { PostgresLink.close(connection) })
         } catch {
             throw StoreError(postgres: error)
         }
