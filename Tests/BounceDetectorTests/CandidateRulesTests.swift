@@ -706,12 +706,8 @@ struct CandidateRulesTests {
         """)
     func clippedOnset() {
         // As measured on real12_varied_drop_clean's first bounce (clipped for 85 % of its first 3 ms).
-        var clipped = ball(attack: 14.5, snr: 55, decay: -2.9, risingBands: 3)
-        clipped.tonality = 0.51
-        clipped.peakPersistence = 0.2
-        clipped.lineCoherence = 0.2
-        clipped.centroidHz = 2100
-        clipped.clippedShare = 0.85
+        let clipped = clippedUnlikeABall(ball(attack: 14.5, snr: 55, decay: -2.9, risingBands: 3), share: 0.85,
+                                         before: 0)
         guard case (.impact, .clipped) = rules().decision(clipped, evidence: .wholeBand, typicalAttackDB: 40) else {
             Issue.record("a clipped onset was rejected")
             return
@@ -740,6 +736,16 @@ struct CandidateRulesTests {
                 "a third as often before")
     }
 
+    /// `features` clipped as `clippedBall` makes them, with real12_varied_drop_clean's first bounce's timbre: lines
+    /// that neither stay put nor cohere, which no score calls a ball.
+    private func clippedUnlikeABall(_ features: ImpactFeatures, share: Float, before: Float) -> ImpactFeatures {
+        var clipped = clippedBall(features, tonality: 0.51, share: share, before: before)
+        clipped.peakPersistence = 0.2
+        clipped.lineCoherence = 0.2
+        clipped.centroidHz = 2100
+        return clipped
+    }
+
     @Test("""
         a clipped onset whose ring still holds the rail 6–8 ms on (a loud drop's second bounce, its 3 ms before \
         clipped a quarter as often by the first one's ring) is an impact; a clap clipped as often, dying within \
@@ -748,13 +754,8 @@ struct CandidateRulesTests {
     func clippedRingingOnset() {
         // Clipped as the restitution variant of tune10 seed 111's third bounce is (74 % of its first 3 ms; its ring
         // 1.5 dB under its loudest millisecond 6–8 ms on), its timbre as `clippedOnset`'s, which no score calls a ball.
-        var ringing = ball(attack: 11, snr: 53, decay: -1.5, risingBands: 4)
-        ringing.tonality = 0.51
-        ringing.peakPersistence = 0.2
-        ringing.lineCoherence = 0.2
-        ringing.centroidHz = 2100
-        ringing.clippedShare = 0.74
-        ringing.clippedBeforeShare = 0.18
+        let ringing = clippedUnlikeABall(ball(attack: 11, snr: 53, decay: -1.5, risingBands: 4), share: 0.74,
+                                         before: 0.18)
         guard case (.impact, .clipped) = rules().decision(ringing, evidence: .wholeBand, typicalAttackDB: 40) else {
             Issue.record("a clipped onset that rings on was rejected")
             return
