@@ -46,10 +46,9 @@ public final class ImpactDetector {
     /// A refined onset waiting for its decision, with its trigger flux, its edge's peak magnitude and the noise
     /// RMS it was judged against.
     private var pending: ImpactCandidate?
-    /// The whole band's flux at the trigger of the candidate whose refractory holds (`strongerOnsetRatio`).
+    /// The whole band's flux at the trigger of the candidate whose refractory holds (`strongerOnsetRatio`; infinite
+    /// before the first and after a weak one: nothing is stronger).
     private var refractoryFlux: Float = .infinity
-    /// How many times `refractoryFlux` an onset in the refractory must reach (`strongerOnsetRatio`).
-    private var refractoryRatio: Float = 0
     private var holdOffs = HoldOffs()
     /// The stream's run of bounces: where the next is due, how a candidate fits it, how its ring times one.
     private let run: RunEvidence
@@ -270,8 +269,8 @@ public final class ImpactDetector {
         let supersede = parameters.racketUpgrade & 4 != 0
         if pending == nil, !holdOffs.refractory(at: written), let evidence {
             trigger(strength: strength, evidence: evidence)
-        } else if pending == nil, evidence == .wholeBand, refractoryRatio > 0,
-                  strength > refractoryRatio * refractoryFlux {
+        } else if pending == nil, evidence == .wholeBand, parameters.strongerOnsetRatio > 0,
+                  strength > parameters.strongerOnsetRatio * refractoryFlux {
             // Decided, and still in its refractory: an onset several times stronger is no ring of it.
             trigger(strength: strength, evidence: .wholeBand)
         } else if pending == nil, let evidence, run.mayReplaceLast(at: written) {
@@ -344,7 +343,6 @@ public final class ImpactDetector {
     private func commit(_ candidate: ImpactCandidate) {
         pending = candidate
         refractoryFlux = candidate.evidence == .wholeBand ? candidate.flux : .infinity
-        refractoryRatio = parameters.strongerOnsetRatio
         holdOffs.commit(onset: candidate.onset, refractory: Int64(parameters.samples(parameters.refractorySeconds)),
                         quiet: Int64(parameters.samples(0.04)))
     }
