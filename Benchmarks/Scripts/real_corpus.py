@@ -10,6 +10,8 @@ Sources (--source):
   varied     csmash's two recordings as five takes coloured apart (three of the table, two of the racket; peaking
              filters and a shortened ring, `Impacts.vary`): a stream whose balls are not all alike, as the independent
              source's (tuning seeds only).
+  mp3        csmash's two recordings as five takes, each through MP3 and back at its own 96-224 kb/s: pre-echo and a
+             smeared attack, as a recording delivered as MP3 has them (tuning seeds only).
   freesound  A SECOND REAL BALL FOR TUNING: three Freesound recordings (CC0), committed under ../Data/freesound/ (its
              README says where from and what says CC0): a ball dropped on a table (giddster) and a ball on two bats
              (michorvath, 14FPanskaBubik_Lukas); cut and drawn as facepunch's. Another table and bats than csmash's,
@@ -64,6 +66,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import soundfile as sf
@@ -91,6 +94,10 @@ SOURCES = {
     # from the stream's own balls meets in a real stream and csmash's one recording per kind never showed.
     # Tuning seeds only.
     "varied": dict(folder=CSMASH, bounce=("table.wav",) * 3, hit=("racket.wav",) * 2, vary=True),
+    # csmash's two recordings as five takes, each through an MP3 encoder and back at its own bit rate (96-224 kb/s,
+    # `mp3_round_trip`): a transient's pre-echo and smeared attack, as a recording delivered as MP3 has them (four of
+    # the independent source's five are MP3s of 93-218 kb/s; the tuning sources had none). Tuning seeds only.
+    "mp3": dict(folder=CSMASH, bounce=("table.wav",) * 3, hit=("racket.wav",) * 2, mp3=True),
     # A second real ball for TUNING (Freesound, CC0; ../Data/freesound/README.md): another table and two bats, other
     # recordists and microphones than csmash's. Rules chosen on csmash alone overfit its one recording per kind;
     # this one shows them another before the independent source is scored. Tuning seeds only.
@@ -193,6 +200,19 @@ def load_recording(path, cut=False):
     return x / np.max(np.abs(x))
 
 
+def mp3_round_trip(x, kbps):
+    """`x` (48 kHz, peak 1) encoded as MP3 at `kbps` (libmp3lame at 44.1 kHz, as the MP3s delivered to the project
+    are) and decoded again (the encoder's delay removed by the decoder), at 48 kHz, peak 1."""
+    with tempfile.TemporaryDirectory() as folder:
+        wav, mp3 = os.path.join(folder, "in.wav"), os.path.join(folder, "out.mp3")
+        sf.write(wav, signal.resample_poly(x, 147, 160), 44100, subtype="FLOAT")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", "libmp3lame", "-b:a", "%dk" % kbps, mp3],
+                       check=True)
+        y, sr = sf.read(mp3, always_2d=True)
+    y = signal.resample_poly(y.mean(axis=1), 160, 147) if sr == 44100 else y.mean(axis=1)
+    return y / np.max(np.abs(y))
+
+
 def source_ready(source):
     """Why the source's recordings cannot be read, or None."""
     spec = SOURCES[source]
@@ -214,7 +234,21 @@ class Impacts:
         if spec.get("vary"):
             colour = np.random.default_rng(pick_seed + 77)  # apart from the picks: the seed's other draws unchanged
             self.dry = {kind: [self.vary(x, colour) for x in takes] for kind, takes in self.dry.items()}
+        if spec.get("mp3"):
+            rates = np.random.default_rng(pick_seed + 78)  # apart from the picks: the seed's other draws unchanged
+            self.dry = {kind: [mp3_round_trip(x, int(rates.integers(96, 225))) for x in takes]
+                        for kind, takes in self.dry.items()}
         self.pick = np.random.default_rng(pick_seed)
+        # Where each kind's first recording clicks: a drop's bounces are placed by their clicks (`lead_shift`).
+        self.distinct = {kind: len(set(spec[kind])) > 1 for kind in ("bounce", "hit")}
+        self.lead = {kind: click_onset(takes[0], SR) for kind, takes in self.dry.items()}
+
+    def lead_shift(self, kind, onset, rate):
+        """How much later than the kind's first recording a take played at `rate` clicks (samples): 0 for a kind with
+        one recording (csmash's, freesound's bounce: their files are what they always were). A ball's physics times
+        its impacts, not the starts of the recordings that sound them; recordings cut 1.5-5 ms before their clicks
+        placed by their starts made a drop's gaps alternate (facepunch's 0.88 / 0.95 of the one before)."""
+        return onset - int(round(self.lead[kind] / rate)) if self.distinct[kind] else 0
 
     @staticmethod
     def vary(x, rng):
@@ -375,8 +409,9 @@ def drop_times(rng, dur, restitution=None):
     return seq
 
 
-def place(impacts, seq, n, rng, level_of):
-    """The dry impact track and its labels (time of the click onset, kind, level)."""
+def place(impacts, seq, n, rng, level_of, by_click=False):
+    """The dry impact track and its labels (time of the click onset, kind, level). by_click: each impact starts
+    where its click falls at the sequence's time (a dropped ball: `Impacts.lead_shift`), not where its recording does."""
     strands = np.zeros((8, n))  # impact k in strand k % 8: neighbours never overlap there (for --verify)
     labels, levels = [], []
     for k, item in enumerate(seq):
@@ -384,7 +419,7 @@ def place(impacts, seq, n, rng, level_of):
         rate = rng.uniform(0.9, 1.1)
         x, onset = impacts.play(kind, rate)
         g = level_of(item)
-        start = int(round(t0 * SR))
+        start = int(round(t0 * SR)) - (impacts.lead_shift(kind, onset, rate) if by_click else 0)
         gc.add_at(strands[k % 8], x, start / SR, gc.db(g))
         labels.append(((start + onset) / SR, kind, g))
         levels.append(20 * np.log10(gc.rms(x[onset:onset + 480]) * gc.db(g) + 1e-12))
@@ -518,7 +553,7 @@ def build_seed(seed, out, dur, opus_kbps, source="csmash", drop_conditions=DROP_
             first["g"] = rng.uniform(-6, 0)
         return first["g"] + item[2]
 
-    dstrands, dlabels, dref = place(impacts, dseq, nd, rng, drop_level)
+    dstrands, dlabels, dref = place(impacts, dseq, nd, rng, drop_level, by_click=True)
     dtrack = dstrands.sum(axis=0)
     dlabels = [(t, k, lvl) for (t, k, _), (_, _, lvl) in zip(dlabels, dseq)]
     ir, rt60 = room_ir(rng)
@@ -621,10 +656,10 @@ def main():
     source = a.source or ("facepunch" if a.split == "independent" else "csmash")
     if a.split == "independent" and source == "csmash":
         ap.error("the independent split is made from another source than csmash")
-    tuning_only = ("swapped", "varied", "freesound")
+    tuning_only = ("swapped", "varied", "freesound", "mp3")
     if a.split in ("tune", "heldout") and source not in ("csmash",) + tuning_only \
             or a.split == "heldout" and source in tuning_only:
-        ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied or freesound); "
+        ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied, freesound or mp3); "
                  "--split independent "
                  "for another source")
     if source in tuning_only and (a.split not in (None,) + TUNING_SPLITS
