@@ -12,6 +12,8 @@ Sources (--source):
              source's (tuning seeds only).
   mp3        csmash's two recordings as five takes, each through MP3 and back at its own 96-224 kb/s: pre-echo and a
              smeared attack, as a recording delivered as MP3 has them (tuning seeds only).
+  mixed      csmash's and freesound's recordings in one stream, each impact drawing one of its kind's: several
+             genuinely different recordings per kind, as the independent source has (tuning seeds only).
   freesound  A SECOND REAL BALL FOR TUNING: three Freesound recordings (CC0), committed under ../Data/freesound/ (its
              README says where from and what says CC0): a ball dropped on a table (giddster) and a ball on two bats
              (michorvath, 14FPanskaBubik_Lukas); cut and drawn as facepunch's. Another table and bats than csmash's,
@@ -104,6 +106,13 @@ SOURCES = {
     "freesound": dict(folder=os.path.join(DATA, "freesound"),
                       bounce=("414460__giddster__dropping-ping-pong-ball-on-table_cut.wav",),
                       hit=("269718__michorvath__ping-pong-ball-hit.wav", "418556__14fpanskabubik-lukas__ping-pong-hit.wav")),
+    # The two tuning balls in one stream (csmash's and freesound's recordings; each impact draws one of its kind's):
+    # several genuinely different recordings per kind, as the independent source has (three bounces, two hits),
+    # where varied's takes are one recording coloured. Tuning seeds only.
+    "mixed": dict(folder=DATA, bounce=(os.path.join(CSMASH, "table.wav"),
+                                       "freesound/414460__giddster__dropping-ping-pong-ball-on-table_cut.wav"),
+                  hit=(os.path.join(CSMASH, "racket.wav"), "freesound/269718__michorvath__ping-pong-ball-hit.wav",
+                       "freesound/418556__14fpanskabubik-lukas__ping-pong-hit.wav")),
     "facepunch": dict(folder=os.path.join(DATA, "facepunch"),
                       bounce=("tabletennis.bounce.mp3", "tabletennis.bounce2.mp3", "tabletennis.bounce3.wav"),
                       hit=("tabletennis.paddle.mp3", "tabletennis.serve.mp3")),
@@ -228,9 +237,10 @@ class Impacts:
 
     def __init__(self, source="csmash", pick_seed=0):
         spec = SOURCES[source]
-        cut = spec["folder"] != CSMASH
-        self.dry = {kind: [load_recording(os.path.join(spec["folder"], f), cut) for f in spec[kind]]
-                    for kind in ("bounce", "hit")}
+        paths = {kind: [os.path.join(spec["folder"], f) for f in spec[kind]] for kind in ("bounce", "hit")}
+        # csmash's recordings are used whole, as they always were; every other source's are cut.
+        self.dry = {kind: [load_recording(path, not path.startswith(CSMASH)) for path in kind_paths]
+                    for kind, kind_paths in paths.items()}
         if spec.get("vary"):
             colour = np.random.default_rng(pick_seed + 77)  # apart from the picks: the seed's other draws unchanged
             self.dry = {kind: [self.vary(x, colour) for x in takes] for kind, takes in self.dry.items()}
@@ -656,10 +666,11 @@ def main():
     source = a.source or ("facepunch" if a.split == "independent" else "csmash")
     if a.split == "independent" and source == "csmash":
         ap.error("the independent split is made from another source than csmash")
-    tuning_only = ("swapped", "varied", "freesound", "mp3")
+    tuning_only = ("swapped", "varied", "freesound", "mp3", "mixed")
     if a.split in ("tune", "heldout") and source not in ("csmash",) + tuning_only \
             or a.split == "heldout" and source in tuning_only:
-        ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied, freesound or mp3); "
+        ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied, freesound, mp3 or "
+                 "mixed); "
                  "--split independent "
                  "for another source")
     if source in tuning_only and (a.split not in (None,) + TUNING_SPLITS

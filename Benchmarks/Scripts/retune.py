@@ -11,8 +11,8 @@ with real_eval.py.
   retune.py PONGD --corpus /work/realcorpus --corpus /work/realcorpus-tune2:tune2 \
       --corpus /work/realcorpus-swapped:tune:swapped --stress --applause --grid runlooseinnov=12,14,16
 
-A --corpus is FOLDER[:SPLIT[:SOURCE]] (split tune, tune2, ..., tune11, default tune; source csmash, swapped, varied, freesound or mp3, default csmash):
-make them with `real_corpus.py --split tune|tune2|...|tune11 [--source swapped|varied|freesound|mp3] [--stress] --out FOLDER`. Each combination is
+A --corpus is FOLDER[:SPLIT[:SOURCE]] (split tune, tune2, ..., tune11, default tune; source csmash, swapped, varied, freesound, mp3 or mixed, default csmash):
+make them with `real_corpus.py --split tune|tune2|...|tune11 [--source swapped|varied|freesound|mp3|mixed] [--stress] --out FOLDER`. Each combination is
 scored by the mean over the folders of issue 11's targeted measures (real_eval.py; with --stress the harder dropped
 balls at 15 and 10 dB count too), plus, with --gen-corpus, the mean gen_corpus F1 (tune_eval.py) so a retune cannot
 trade the synthetic corpus away. With --applause, real_applause.py's 26 real applause scenes are run too and the
@@ -55,8 +55,8 @@ def tuning_folder(spec):
     if split not in TUNING_SPLITS:
         sys.exit("retune: %s: split %r is not a tuning split (%s): the held-out and independent splits are scored "
                  "once, afterwards, with real_eval.py" % (spec, split, ", ".join(TUNING_SPLITS)))
-    if source not in ("csmash", "swapped", "varied", "freesound", "mp3"):
-        sys.exit("retune: %s: source %r is not a tuning source (csmash, swapped, varied, freesound, mp3)" % (spec, source))
+    if source not in ("csmash", "swapped", "varied", "freesound", "mp3", "mixed"):
+        sys.exit("retune: %s: source %r is not a tuning source (csmash, swapped, varied, freesound, mp3, mixed)" % (spec, source))
     return folder, split, source
 
 
