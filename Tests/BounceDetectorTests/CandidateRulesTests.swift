@@ -632,6 +632,41 @@ struct CandidateRulesTests {
                 "without the rule")
     }
 
+    @Test("""
+        unlike this stream's balls, a very clear onset that rings down in lines keeps every rule (another ball's hit \
+        in a stream of two balls: csmash's and freesound's, tuning seed 14); a clap's flat onset, a squeak's \
+        sustained one and a fainter one do not
+        """)
+    func unlikeButRingsLikeAnotherBall() {
+        // A loud hit of a third timbre (real_corpus.py --source mixed, seed 14 clean at 29.786 s, its measured values).
+        var hit = ball(attack: 44.7, snr: 38.9, decay: -11.4, risingBands: 7)
+        hit.flatnessDB = -25.1
+        hit.centroidHz = 1067
+        hit.tonality = 0.919
+        hit.peakPersistence = 0.998
+        hit.lineCoherence = 0.008
+        hit.peakContrastDB = 4
+        hit.ringingTonality = 0.932
+        hit.ringingContrastDB = 4
+        let unlike = { (features: ImpactFeatures, rules: CandidateRules) in
+            rules.verdict(features, evidence: .wholeBand, typicalAttackDB: 30, unlikeStream: true)
+        }
+        #expect(isImpact(unlike(hit, rules())), "it rings down in lines: another ball")
+        #expect(!isImpact(unlike(hit, rules { $0.unlikePeakyFlatnessDB = 0 })), "without the rule, unlike the stream")
+        var squeak = hit
+        squeak.decayDB = 2  // as peaky, but it sustains
+        #expect(!isImpact(unlike(squeak, rules())))
+        var clap = hit
+        clap.flatnessDB = -4  // filled like noise
+        #expect(!isImpact(unlike(clap, rules())))
+        var faint = hit
+        faint.attackDB = 25  // not a very clear onset (a footstep's thud rang down −7 dB at 29 dB)
+        #expect(!isImpact(unlike(faint, rules())))
+        var thud = hit
+        thud.decayDB = -7.3
+        #expect(!isImpact(unlike(thud, rules())), "a footstep rings down less")
+    }
+
     @Test("either kind of the stream's balls is a template: a racket hit is like the hits, a bounce like the bounces")
     func eitherKind() {
         var typicals = StreamTypicals(warmStart: true)

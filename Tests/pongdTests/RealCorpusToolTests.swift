@@ -695,6 +695,18 @@ struct RealCorpusToolTests {
                                   falseWithout: 4..., named: ("moved onto the clock", "taken where it stirred"))
     }
 
+    @Test("""
+        two balls in one stream (csmash's and freesound's recordings, tuning seed 14, 60 s rally, clean): a loud hit \
+        of a timbre the stream's two shape templates do not hold, peaky and ringing down, keeps the rules any \
+        candidate has: 73 of 73 within 2 ms and nothing else, 71 without (unlikepeaky=0)
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func anotherBallsHitInAMixedStream() throws {
+        try CorpusFile.expectRule(on: CorpusFile(seed: 14, seconds: 60, source: "mixed", part: "rally"),
+                                  off: "unlikepeaky=0", labels: 73, found: 73..., falseReports: ...0,
+                                  foundWithout: ...71, falseWithout: Self.anyCount,
+                                  named: ("rings like another ball", "unlike the stream"))
+    }
+
     /// real_corpus.py's restitution variant: a drop's gap ratio climbs 0.04 as it slows, jittered by 0.005.
     static let risingRestitution = ["--restitution-rise", "0.04", "--restitution-jitter", "0.005"]
 

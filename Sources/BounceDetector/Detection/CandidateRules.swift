@@ -75,6 +75,15 @@ struct CandidateRules {
                            likeStream: likeStream, unlikeStream: unlikeStream)
     }
 
+    /// Whether a candidate unlike the stream's balls is yet a very clear, peaky onset that rings down: another ball
+    /// or bat than the templates hold (`DetectorParameters.unlikePeakyFlatnessDB`).
+    func ringsLikeAnotherBall(_ features: ImpactFeatures) -> Bool {
+        parameters.unlikePeakyFlatnessDB < 0 && features.flatnessDB.isFinite
+            && features.flatnessDB <= parameters.unlikePeakyFlatnessDB
+            && features.decayDB <= parameters.unlikePeakyDecayDB
+            && features.attackDB >= parameters.unlikePeakyAttackDB
+    }
+
     /// The hand rules' verdict on a candidate that does not continue a run.
     private func ruleVerdict(_ features: ImpactFeatures, evidence: TriggerEvidence, typicalAttackDB: Float,
                              typicalCentroidHz: Float, brightestBallHz: Float,
@@ -102,8 +111,9 @@ struct CandidateRules {
         var gated = classifier
         gated.minimumAttackDB = classifier.attackGate(typicalAttackDB: typicalAttackDB)
         // A clear onset is an impact whatever its timbre, but not just any impact: once the stream knows its balls,
-        // a candidate shaped unlike them (a clap's noise band, a squeak) must show a ball's full timbre.
-        if unlikeStream {
+        // a candidate shaped unlike them (a clap's noise band, a squeak) must show a ball's full timbre — unless it
+        // strikes and rings down in lines, as a third timbre of the stream's would (`unlikePeakyFlatnessDB`).
+        if unlikeStream, !ringsLikeAnotherBall(features) {
             gated.clearAttackDB = 0
             if parameters.unlikeNotStruck { gated.struckAcceptance = 1.01 }
             if parameters.unlikeResonanceAcceptance > 0 {

@@ -484,6 +484,18 @@ public struct DetectorParameters: Sendable, Equatable {
     /// See `clearLikeShapeDB`: the resonance score a candidate shaped unlike the stream's balls must reach (0 = the
     /// classifier's own acceptance).
     public var unlikeResonanceAcceptance: Float = 0.85
+    /// See `clearLikeShapeDB`: a candidate shaped unlike the stream's balls keeps the rules any other candidate has
+    /// when it is a very clear onset (attack at least `unlikePeakyAttackDB`) far from noise's flatness (onset frame's
+    /// `ImpactFeatures.flatnessDB` at most this, dB; 0 = off) that rings down (`decayDB` at most
+    /// `unlikePeakyDecayDB`). The stream's two shape templates hold two timbres; a stream with more (two balls, a
+    /// second bat: `real_corpus.py --source mixed`) met its third as "unlike" and lost loud hits. What the gate keeps
+    /// out stays out: a clap fills its onset like noise (−2…−4.5 dB), a shoe squeak is as peaky but sustains (decay
+    /// +0.2…+3 dB), a footstep's thud rings down less (−7 dB); the hits kept are −21…−25 dB, −11…−14 dB, 42–52 dB.
+    public var unlikePeakyFlatnessDB: Float = -15
+    /// See `unlikePeakyFlatnessDB` (dB, `ImpactFeatures.decayDB`).
+    public var unlikePeakyDecayDB: Float = -9
+    /// See `unlikePeakyFlatnessDB` (dB, `ImpactFeatures.attackDB`; the clear rule's `veryClearAttackDB`).
+    public var unlikePeakyAttackDB: Float = 28
     /// Least excess centroid (Hz) of a candidate that is not a run's next bounce and has energy over the room to
     /// measure it (`snrDB` ≥ 0; 0 = off). A thud that only leaks over the 700 Hz high-pass (a step, a kick drum, a
     /// low note: 0.7–1.0 kHz) is no ball, whatever rings in it; balls, real and synthetic, sit at 1.4 kHz and up (the
