@@ -161,6 +161,9 @@ SPLIT_SEEDS = {"tune": TUNING_SEEDS, "tune2": TUNING2_SEEDS, "tune3": TUNING3_SE
                "independent": INDEPENDENT_SEEDS}
 TUNING_SPLITS = ("tune", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10",
                  "tune11")
+# Sources a tuning split may be made of (csmash first: also the held-out seeds'); every other source is for tuning seeds
+# only, but facepunch, the independent split's. retune.py and real_eval.py read this list.
+TUNING_SOURCES = ("csmash", "swapped", "varied", "freesound", "mp3", "mixed")
 RALLY_CONDITIONS = {"clean": 50.0, "snr20": 20.0, "snr10": 10.0, "snr00": 0.0}
 DROP_CONDITIONS = {"clean": 50.0, "snr20": 20.0}
 STRESS_DROP_CONDITIONS = {"snr15": 15.0, "snr10": 10.0}  # --stress: harder than the issue asks, for tuning only
@@ -666,7 +669,7 @@ def main():
     source = a.source or ("facepunch" if a.split == "independent" else "csmash")
     if a.split == "independent" and source == "csmash":
         ap.error("the independent split is made from another source than csmash")
-    tuning_only = ("swapped", "varied", "freesound", "mp3", "mixed")
+    tuning_only = TUNING_SOURCES[1:]
     if a.split in ("tune", "heldout") and source not in ("csmash",) + tuning_only \
             or a.split == "heldout" and source in tuning_only:
         ap.error("the tune and heldout splits are csmash's (tune also --source swapped, varied, freesound, mp3 or "

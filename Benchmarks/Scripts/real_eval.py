@@ -209,7 +209,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--split", choices=tuple(SPLITS), required=True)
-    ap.add_argument("--source", choices=("csmash", "facepunch", "swapped", "varied", "freesound", "mp3", "mixed"),
+    ap.add_argument("--source", choices=tuple(real_corpus.SOURCES),
                     help="whose files to score (default: the split's own; csmash on independent is the control)")
     ap.add_argument("--detector", default="pongd",
                     choices=("pongd", "aubio-specflux", "aubio-hfc", "madmom-superflux", "madmom-sfonline"))

@@ -35,7 +35,7 @@ import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from real_corpus import TUNING_SPLITS  # noqa: E402  (numpy and scipy only; real_eval, which needs mir_eval, later)
+from real_corpus import TUNING_SOURCES, TUNING_SPLITS  # noqa: E402  (numpy and scipy only; real_eval, which needs mir_eval, later)
 
 
 def gen_corpus_score(pongd, corpus, tune, out):
@@ -55,8 +55,8 @@ def tuning_folder(spec):
     if split not in TUNING_SPLITS:
         sys.exit("retune: %s: split %r is not a tuning split (%s): the held-out and independent splits are scored "
                  "once, afterwards, with real_eval.py" % (spec, split, ", ".join(TUNING_SPLITS)))
-    if source not in ("csmash", "swapped", "varied", "freesound", "mp3", "mixed"):
-        sys.exit("retune: %s: source %r is not a tuning source (csmash, swapped, varied, freesound, mp3, mixed)" % (spec, source))
+    if source not in TUNING_SOURCES:
+        sys.exit("retune: %s: source %r is not a tuning source (%s)" % (spec, source, ", ".join(TUNING_SOURCES)))
     return folder, split, source
 
 

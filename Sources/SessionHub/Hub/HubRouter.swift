@@ -138,7 +138,7 @@ package struct HubRouter: HTTPRouting {
     /// 503 `store_unavailable` (the call may be tried again).
     func storeFailure(_ error: StoreError) -> APIError {
         hub.logger.error("store failure", metadata: ["error": "\(error)"])
-        return error == .io && hub.cluster != nil ? .storeUnavailable : .internal
+        return hub.apiError(for: error)
     }
 }
 

@@ -77,9 +77,17 @@ extension SessionHub {
             try store.createMembership(membership)
         } catch {
             logger.error("cannot store a seat", metadata: ["session.code": "\(code)", "error": "\(error)"])
-            throw error == .io && cluster != nil ? .storeUnavailable : .internal
+            throw apiError(for: error)
         }
         quotas.userSessions.withLockedValue { $0.add(member: user, of: code) }
+    }
+}
+
+extension SessionHub {
+    /// What a client is told of a store failure: on PostgreSQL an unreachable server is 503 `store_unavailable` (the
+    /// call may be tried again); anything else is 500 `internal` (details are logged, not sent).
+    func apiError(for error: StoreError) -> APIError {
+        error == .io && cluster != nil ? .storeUnavailable : .internal
     }
 }
 
