@@ -8,10 +8,11 @@ struct StreamKindsTests {
     private let low = SIMD8<Float>(-10, -12, -16, -20, -24, -28, -30, -.infinity)
     private let high = SIMD8<Float>(-30, -26, -20, -14, -12, -10, -12, -.infinity)
 
-    private func kinds(returnTeaches: Bool = true, serveBouncesUntaught: Bool = true) -> StreamKinds {
+    private func kinds(returnTeaches: Bool = true, serveBouncesUntaught: Bool = true, templates: Int = 1)
+        -> StreamKinds {
         StreamKinds(settings: .init(pause: rate * 3 / 2, serveBounce: rate * 8 / 100...rate * 26 / 100,
                                     marginDB: 1, memory: 8, returnTeaches: returnTeaches,
-                                    serveBouncesUntaught: serveBouncesUntaught), bands: 7)
+                                    serveBouncesUntaught: serveBouncesUntaught, templates: templates), bands: 7)
     }
 
     private func seconds(_ s: Double) -> Int64 { Int64(s * Double(rate)) }
@@ -65,6 +66,51 @@ struct StreamKindsTests {
             #expect(kinds.kind(of: high, at: seconds(9), otherwise: .unknown) == .racket)
             #expect(kinds.kind(of: low, at: seconds(9), otherwise: .unknown) == .table)
         }
+    }
+
+    @Test("""
+        two players' bats that ring apart: with one template a kind the racket's mean lies between them, and the bat \
+        nearer the table's shape is named table against the order of play; with a template per timbre each bat has \
+        its own
+        """)
+    func twoBatsTwoTemplates() {
+        // The bats on either side of the table's shape: the server's 3.2 dB from it, the receiver's 6.4 the other way;
+        // their mean lies 4.8 dB from each, farther from the server's than the table is.
+        let table = SIMD8<Float>(-20, -18, -16, -16, -18, -20, -24, -.infinity)
+        let server = SIMD8<Float>(-16, -14, -14, -16, -20, -24, -28, -.infinity)
+        let receiver = SIMD8<Float>(-28, -26, -20, -16, -14, -12, -16, -.infinity)
+        for templates in [1, 3] {
+            var kinds = kinds(templates: templates)
+            // Two serves, each returned by the other bat: both bats teach the racket.
+            for start in [1.0, 6.0] {
+                for (offset, shape) in [(0.0, server), (0.18, table), (0.5, table), (1.1, receiver)] {
+                    let kind = kinds.kind(of: shape, at: seconds(start + offset), otherwise: .unknown)
+                    kinds.report(seconds(start + offset), levels: shape, kind: kind)
+                }
+            }
+            // After a racket, mid-rally: the order says table; the shapes must say which bat is which.
+            kinds.report(seconds(12), levels: table, kind: .table)
+            let named = [server, receiver].map { kinds.kind(of: $0, at: seconds(12.6), otherwise: .unknown) }
+            #expect(named == (templates == 1 ? [.table, .racket] : [.racket, .racket]), "templates \(templates)")
+            #expect(kinds.racket.started == min(templates, 2))
+        }
+    }
+
+    @Test("a serve's first bounce is due only 80-260 ms after an impact that followed a pause, until one comes")
+    func serveBounceDue() {
+        var kinds = kinds()
+        #expect(!kinds.servesBounceDue(at: seconds(0.5)), "nothing reported yet")
+        kinds.report(seconds(1), levels: high, kind: .racket)
+        #expect(kinds.servesBounceDue(at: seconds(1.1)) && kinds.servesBounceDue(at: seconds(1.25)))
+        #expect(!kinds.servesBounceDue(at: seconds(1.05)) && !kinds.servesBounceDue(at: seconds(1.3)))
+        kinds.report(seconds(1.18), levels: low, kind: .table)
+        #expect(!kinds.servesBounceDue(at: seconds(1.3)), "the bounce came: no other is due")
+        kinds.report(seconds(1.5), levels: low, kind: .table)
+        kinds.report(seconds(2.5), levels: high, kind: .racket)
+        #expect(!kinds.servesBounceDue(at: seconds(2.6)), "mid-rally: no serve")
+        let off = StreamKinds(settings: .init(pause: 0, serveBounce: 1...2, marginDB: 1, memory: 8,
+                                              returnTeaches: true, serveBouncesUntaught: true), bands: 7)
+        #expect(!off.servesBounceDue(at: 1))
     }
 
     @Test("the next rally is named from its serve on, by the shapes and the order alike")

@@ -707,6 +707,30 @@ struct RealCorpusToolTests {
                                   named: ("rings like another ball", "unlike the stream"))
     }
 
+    @Test("""
+        a serve's first bounce, faint over the serve's ring (two balls in one stream, tuning seed 12, 60 s rally, \
+        clean): taken where it is due, 68 of 68 within 2 ms and one false report; 67 without (serveattack=0)
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func serveBounceInAMixedStream() throws {
+        try CorpusFile.expectRule(on: CorpusFile(seed: 12, seconds: 60, source: "mixed", part: "rally"),
+                                  off: "serveattack=0", labels: 68, found: 68..., falseReports: ...1,
+                                  foundWithout: ...67, falseWithout: Self.anyCount,
+                                  named: ("the serve's bounce rule", "without it"))
+    }
+
+    @Test("""
+        two balls' tables and bats in one stream, each kind named by its nearest template (tuning seed 14, 60 s rally, \
+        clean): 70 of 73 kinds right; with one template a kind (ktemplates=1, kuncertain=0) 54, its means lying \
+        between the recordings
+        """, .enabled(if: unavailable == nil, Comment(rawValue: unavailable ?? "")))
+    func kindsOfAMixedStream() throws {
+        let rally = try CorpusFile(seed: 14, seconds: 60, source: "mixed", part: "rally")
+        defer { rally.remove() }
+        let with = try rally.kinds([]), without = try rally.kinds(["--tune", "ktemplates=1,kuncertain=0"])
+        #expect(with.matched == 73 && with.right >= 70, "a template per timbre \(with)")
+        #expect(without.right <= 56, "one template a kind \(without)")
+    }
+
     /// real_corpus.py's restitution variant: a drop's gap ratio climbs 0.04 as it slows, jittered by 0.005.
     static let risingRestitution = ["--restitution-rise", "0.04", "--restitution-jitter", "0.005"]
 

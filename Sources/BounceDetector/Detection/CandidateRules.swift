@@ -75,6 +75,21 @@ struct CandidateRules {
                            likeStream: likeStream, unlikeStream: unlikeStream)
     }
 
+    /// Whether a candidate where a serve's first bounce is due (`StreamKinds.servesBounceDue`) is that bounce: in a
+    /// room the stream's balls clear by `DetectorParameters.serveBounceQuietRoomDB` (`typicalAttackDB`), an onset
+    /// clearing it by `serveBounceAttackDB`, in `serveBounceBands` bands, no thud (`leastCentroidHz`), with most of
+    /// its excess in lines (`serveBounceTonality`), that rings down (`serveBounceDecayDB`) from a peaky onset
+    /// (`serveBounceFlatnessDB`). A false "serve" (a clap) is followed by footsteps and the room's noise, not a ball.
+    func bouncesAfterServe(_ features: ImpactFeatures, typicalAttackDB: Float) -> Bool {
+        parameters.serveBounceAttackDB > 0 && typicalAttackDB >= parameters.serveBounceQuietRoomDB
+            && features.attackDB >= parameters.serveBounceAttackDB
+            && features.centroidHz >= parameters.leastCentroidHz(attackDB: features.attackDB, snrDB: features.snrDB)
+            && features.tonality >= parameters.serveBounceTonality
+            && features.risingBands >= parameters.serveBounceBands
+            && features.decayDB <= parameters.serveBounceDecayDB
+            && features.flatnessDB.isFinite && features.flatnessDB <= parameters.serveBounceFlatnessDB
+    }
+
     /// Whether a candidate unlike the stream's balls is yet a very clear, peaky onset that rings down: another ball
     /// or bat than the templates hold (`DetectorParameters.unlikePeakyFlatnessDB`).
     func ringsLikeAnotherBall(_ features: ImpactFeatures) -> Bool {
@@ -419,6 +434,8 @@ package enum CandidateRule: UInt8, Sendable {
     case runThird
     /// Accepted: the last of a rejected run on a bouncing ball's clock (`DetectorParameters.rejectedRunShapeDB`).
     case rejectedRun
+    /// Accepted: a serve's first bounce, where it is due (`CandidateRules.bouncesAfterServe`).
+    case serveBounce
     /// Accepted: shaped like the stream's balls (`CandidateRules.matchesStream`).
     case streamLike
     /// Accepted: rejected by the rules in a loud room, but the learned recovery calls it a ball (`CandidateModel`).
@@ -471,6 +488,7 @@ package enum CandidateRule: UInt8, Sendable {
         case .runOnClock: "onclock"
         case .runThird: "third"
         case .rejectedRun: "rejrun"
+        case .serveBounce: "servebounce"
         case .streamLike: "streamlike"
         case .model: "model"
         case .template: "template"
@@ -506,10 +524,15 @@ package enum CandidateRule: UInt8, Sendable {
     /// of a dropped ball, every other one, keep a steady beat.)
     var yieldsToApplause: Bool {
         switch self {
-        case .clear, .clipped, .struck, .resonance, .streamLike, .model, .runLoose, .template: true
+        case .clear, .clipped, .struck, .resonance, .streamLike, .model, .runLoose, .template, .serveBounce: true
         default: false
         }
     }
+
+    /// Whether applause vetoes it even shortly after an impact, where a run's bounce is due: a serve's bounce is
+    /// taken on the order of play and less attack, and within applause a clap falls in its window as often as the
+    /// ball (real applause between real strokes: 11 more reports of claps without the veto, no ball more).
+    var yieldsToApplauseAfterImpact: Bool { self == .serveBounce }
 
     /// Whether it accepted a candidate as a later bounce of a run under way, on the run's clock or shape: what a
     /// ring's stirring just before a bounce is taken for, which a bounce on the clock may replace

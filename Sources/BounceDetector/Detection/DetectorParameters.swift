@@ -677,8 +677,11 @@ public struct DetectorParameters: Sendable, Equatable {
     public var applauseDensityGrowths = 2
     /// Most distance (dB) of a counted sound's attack from the newest one's (0 = any): a crowd's claps sound alike.
     public var applauseDensityLevelDB: Float = 20
-    /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or 2 for table bounces and racket hits).
+    /// Templates of the stream's balls (`StreamTypicals.templates`: 1, or more for each timbre's, `streamTimbres`).
     public var streamTemplates = 1
+    /// Timbres of the stream's balls kept apart (`StreamTypicals`' shape templates, 1…4): the unlike gate
+    /// (`clearLikeShapeDB`) asks whether a candidate is shaped like any of them.
+    public var streamTimbres = 2
     /// Silence (s) after which an impact is a serve: the order of play and the templates its serves teach name the
     /// kind (`StreamKinds`; 0 = off: the classifier's centroid rule names it).
     public var kindPauseSeconds: Double = 1.5
@@ -689,6 +692,11 @@ public struct DetectorParameters: Sendable, Equatable {
     public var kindMarginDB: Float = 1
     /// Impacts each kind's template averages over (`StreamKinds`).
     public var kindMemory = 8
+    /// Templates each kind keeps, one per timbre it shows (`StreamKinds`, `ShapeTemplates`; 1…4).
+    public var kindTemplates = 3
+    /// How much farther (dB over the square root of the balls it was taught) a kind's template counts as lying when
+    /// an impact is compared with it (`ShapeTemplates.nearest`).
+    public var kindUncertaintyDB: Float = 1
     /// Whether a confirmed serve's return (the impact after its far bounce: the other player's bat) teaches the
     /// racket too (`StreamKinds`).
     public var kindReturnTeaches = true
@@ -697,6 +705,23 @@ public struct DetectorParameters: Sendable, Equatable {
     /// kinds (`StreamKinds`): the timbre rule names another table's bounces wrongly (on the freesound tuning ball,
     /// `racket`). The impact before them stays the timbre's: a lone impact is named by what it sounds like.
     public var kindServeBouncesUntaught = true
+    /// A serve's first bounce: a candidate at its timing (`kindServeBounceSeconds`) after a lone impact that followed
+    /// `kindPauseSeconds` of silence (`StreamKinds.servesBounceDue`) is the ball landing on the server's side when
+    /// its onset clears the room by this much (dB, `attackDB`; 0 = off), rises in `serveBounceBands` bands, rings
+    /// down (`serveBounceDecayDB`) and is peaky (`serveBounceFlatnessDB`): the serve's ring and echo, which it rises
+    /// over, left it too little attack or too few lines for the run rule (`CandidateRules.bouncesAfterServe`).
+    public var serveBounceAttackDB: Float = 9
+    /// See `serveBounceAttackDB`.
+    public var serveBounceBands = 3
+    /// See `serveBounceAttackDB` (dB, `decayDB`).
+    public var serveBounceDecayDB: Float = -2
+    /// See `serveBounceAttackDB` (`tonality`: the room's noise after a false serve, 0.38; serve bounces 0.6–0.9).
+    public var serveBounceTonality: Float = 0.5
+    /// See `serveBounceAttackDB` (dB, `flatnessDB`: a clap's is −2…−4.5; a measured flatness only).
+    public var serveBounceFlatnessDB: Float = -8
+    /// See `serveBounceAttackDB`: asked only in a room the stream's balls clear by this much (dB,
+    /// `StreamTypicals.attackDB`); in a loud room the noise's own rises reach that attack (at 0 dB, two in 15 files).
+    public var serveBounceQuietRoomDB: Float = 20
     /// Whether the learned recovery (`CandidateModel`) may give back a candidate the rules rejected as faint, no
     /// ball, a thud or without energy (`CandidateRule.recoverable`), when its probability reaches `modelAcceptance`:
     /// in a loud room (`modelNoisyRoomDB`) that has reported `modelMinimumBalls`, on an onset that barely clips

@@ -112,7 +112,7 @@ public final class ImpactDetector {
         model = parameters.candidateModel && bands.bands >= CandidateModel.bandCount ? CandidateModel() : nil
         riseMeter = WhitenedRiseMeter(fftSize: n, bins: parameters.bandBins, sampleRate: format.sampleRate)
         typicals = StreamTypicals(warmStart: parameters.warmStart, templates: parameters.streamTemplates,
-                                  bands: bands.bands, startAttackDB: parameters.typicalStartAttackDB,
+                                  timbres: parameters.streamTimbres, bands: bands.bands, startAttackDB: parameters.typicalStartAttackDB,
                                   priorWeight: parameters.typicalPriorWeight,
                                   fluxWarmStart: parameters.typicalFluxWarmStart,
                                   startFlux: parameters.typicalStartFlux)
@@ -121,7 +121,8 @@ public final class ImpactDetector {
             serveBounce: Int64(parameters.samples(parameters.kindServeBounceSeconds.lowerBound))...Int64(
                 parameters.samples(parameters.kindServeBounceSeconds.upperBound)),
             marginDB: parameters.kindMarginDB, memory: parameters.kindMemory,
-            returnTeaches: parameters.kindReturnTeaches, serveBouncesUntaught: parameters.kindServeBouncesUntaught),
+            returnTeaches: parameters.kindReturnTeaches, serveBouncesUntaught: parameters.kindServeBouncesUntaught,
+            templates: parameters.kindTemplates, uncertaintyDB: parameters.kindUncertaintyDB),
             bands: bands.bands)
         run = RunEvidence(parameters: parameters, bands: bands.bands)
         applause = ApplauseTrain(parameters: parameters)
@@ -466,6 +467,10 @@ public final class ImpactDetector {
             verdict = .impact(kind: rules.classifier.kind(of: features), confidence: rules.classifier.acceptance)
             rule = .rejectedRun
         }
+        if case .rejected = verdict, kinds.servesBounceDue(at: candidate.onset), rules.bouncesAfterServe(features, typicalAttackDB: typicals.attackDB) {
+            verdict = .impact(kind: .table, confidence: rules.classifier.acceptance)
+            rule = .serveBounce
+        }
         var template = (cosine: Float.nan, recovered: false)
         if case .rejected = verdict {
             template = templateRecovery(candidate, features, rule: rule)
@@ -485,7 +490,7 @@ public final class ImpactDetector {
         // other bounce can keep a steady beat), and never one far sharper than every clap around it
         // (`ApplauseTrain.hears`).
         if applause.hears(candidate.onset, features, rule: rule, parameters: parameters), case .impact = verdict,
-           rule.yieldsToApplause, !fit.followsImpact {
+           rule.yieldsToApplause, !fit.followsImpact || rule.yieldsToApplauseAfterImpact {
             verdict = .rejected(restore: false, endRefractory: false)
             rule = .applause
         }
@@ -518,8 +523,11 @@ public final class ImpactDetector {
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
                        endsRejectedRun: rule == .rejectedRun, laterBounce: rule.continuesLaterBounce,
                        replacing: fit.replacesLast, recovered: rule == .model)
-            typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB,
-                           centroidHz: features.centroidHz)
+            if rule != .serveBounce {
+                // A serve's bounce rises over the serve's ring: its attack says nothing of how far balls clear the room.
+                typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB,
+                               centroidHz: features.centroidHz)
+            }
             if rule.learnsTemplate, features.attackDB >= parameters.templateLearnAttackDB {
                 if let templates, written >= candidate.onset + Int64(templates.after) {
                     templates.learn(at: candidate.onset, ring: highPassed)

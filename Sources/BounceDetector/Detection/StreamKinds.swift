@@ -9,11 +9,12 @@
 /// The order also teaches: once a rally opens that way — a third impact after a longer gap than the second (a
 /// dropped ball's next gap is shorter, so a drop teaches nothing) — the first is this stream's racket and the other
 /// two its table, and the impact after them, the receiver's return, its racket too (the other player's bat, which
-/// the serves alone may seldom show). Each kind keeps a running mean of the shape of its impacts' seven onset band
-/// levels (`ImpactFeatures.bandLevelsDB`, less their mean); once both are taught, an impact nearer one kind's shape
-/// than the other's by `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks
-/// the alternation, not the templates). No centroid, no level: a table and a bat the detector never heard are
-/// named as well as the ones it was tuned on. Pure and allocation-free.
+/// the serves alone may seldom show). Each kind keeps running means of the shape of its impacts' seven onset band
+/// levels (`ImpactFeatures.bandLevelsDB`, less their mean), one per timbre it has shown (`ShapeTemplates`, up to
+/// `Settings.templates`: two players' bats ring apart, and one mean of both lies near neither); once both kinds are
+/// taught, an impact nearer one kind's nearest template than the other's by `marginDB` is that kind, whatever the
+/// order says (a missed impact or a false alarm breaks the alternation, not the templates). No centroid, no level: a
+/// table and a bat the detector never heard are named as well as the ones it was tuned on. Pure and allocation-free.
 struct StreamKinds {
     /// When a rally may start (samples of silence before its serve; 0 = off), how soon the serve's first bounce
     /// follows it (samples), the margin that makes a template's answer (dB RMS over the bands), how many
@@ -27,23 +28,18 @@ struct StreamKinds {
         /// Whether a serve's two bounces are named table by their timing before any serve has taught the kinds (the
         /// serve itself, a lone impact until its bounces come, and the rest of the order wait for a taught serve).
         var serveBouncesUntaught: Bool
-    }
-
-    /// One kind's template: the running mean of its impacts' band levels (`StreamTypicals.teach`).
-    struct Template {
-        var levels = SIMD8<Float>.zero
-        var count = 0
-
-        mutating func learn(_ ball: SIMD8<Float>, memory: Int) {
-            StreamTypicals.teach(&levels, &count, ball, memory: memory)
-        }
+        /// Templates each kind keeps, one per timbre it shows (`ShapeTemplates`), how far apart (dB) two must lie,
+        /// and how much farther (dB over the square root of its balls) a template counts as lying when it is compared.
+        var templates = 1
+        var splitDB: Float = StreamTypicals.splitDB
+        var uncertaintyDB: Float = 0
     }
 
     let settings: Settings
     /// Onset bands in use at this rate (lanes past them are ignored).
     let bands: Int
-    private(set) var racket = Template()
-    private(set) var table = Template()
+    private(set) var racket: ShapeTemplates
+    private(set) var table: ShapeTemplates
     private var lastOnset: Int64?
     /// The gap before the last impact, the last impact's kind, and its place in the rally (1 = the serve).
     private var lastGap: Int64 = .max
@@ -56,6 +52,8 @@ struct StreamKinds {
     init(settings: Settings, bands: Int) {
         self.settings = settings
         self.bands = min(bands, 8)
+        racket = ShapeTemplates(capacity: settings.templates, splitDB: settings.splitDB, bands: bands)
+        table = racket
     }
 
     /// The kind of an impact at `onset` whose onset bands rose to `levels`; `speedingRun` when it continues a run
@@ -63,13 +61,19 @@ struct StreamKinds {
     func kind(of levels: SIMD8<Float>, at onset: Int64, speedingRun: Bool = false,
               otherwise: ImpactKind) -> ImpactKind {
         guard settings.pause > 0 else { return otherwise }
-        if racket.count > 0, table.count > 0 {
+        if let toRacket = racket.nearest(to: levels, uncertaintyDB: settings.uncertaintyDB)?.spreadDB,
+           let toTable = table.nearest(to: levels, uncertaintyDB: settings.uncertaintyDB)?.spreadDB {
             // The shapes' distance, whatever the level (a level is no evidence of a kind).
-            let toRacket = BounceRun.difference(levels, from: racket.levels, bands: bands).spread
-            let toTable = BounceRun.difference(levels, from: table.levels, bands: bands).spread
             if abs(toRacket - toTable) >= settings.marginDB { return toRacket < toTable ? .racket : .table }
         }
         return prior(at: onset, speedingRun: speedingRun) ?? otherwise
+    }
+
+    /// Whether an onset falls where a serve's first bounce is due: the last impact was a serve (it came after `pause`
+    /// of silence and nothing has followed it) and the onset is `serveBounce` after it. False when off.
+    func servesBounceDue(at onset: Int64) -> Bool {
+        guard settings.pause > 0, place == 1, let lastOnset else { return false }
+        return settings.serveBounce.contains(onset - lastOnset)
     }
 
     /// What the order of play says of an impact at `onset`.

@@ -22,20 +22,16 @@ struct StreamTypicals {
     /// in the same room: the stream's own template of a ball.
     private(set) var levels = SIMD8<Float>(repeating: 0)
     private var levelBalls = 0
-    /// The same, kept apart for two kinds of ball: the first template is started by the first ball, the second by
-    /// the first ball whose shape lies `splitDB` from it (a table bounce and a racket hit may ring in different
-    /// bands); each ball then teaches the nearer.
-    private var kindLevels = SIMD8<Float>(repeating: 0)
-    private var kindBalls = 0
-    private var otherLevels = SIMD8<Float>(repeating: 0)
-    private var otherBalls = 0
+    /// The same, kept apart for each timbre the stream's balls have shown (`ShapeTemplates`, up to `timbres`): a table
+    /// bounce and a racket hit may ring in different bands, and two bats, or two balls, apart again.
+    private var timbreLevels: ShapeTemplates
     /// The typical attack starts as a plain mean of the first balls (`DetectorParameters.warmStart`).
     let warmStart: Bool
     /// How many balls the starting typical attack counts as in that mean (`DetectorParameters.typicalPriorWeight`).
     let priorWeight: Float
     /// Whether the typical flux learns with the typical attack's weights (`DetectorParameters.typicalFluxWarmStart`).
     let fluxWarmStart: Bool
-    /// Templates of the stream's balls that `resembles` asks (1: all balls', or 2: the two kinds').
+    /// Templates of the stream's balls that `resembles` asks (1: all balls', or more: each timbre's).
     let templates: Int
     /// See `kindLevels` (dB).
     static let splitDB: Float = 3
@@ -43,8 +39,8 @@ struct StreamTypicals {
     /// Onset bands at this rate (`OnsetBands`): the lanes past them are −∞ and no shape is compared there.
     let bands: Int
 
-    init(warmStart: Bool, templates: Int = 1, bands: Int = 7, startAttackDB: Float = 24, priorWeight: Float = 0,
-         fluxWarmStart: Bool = true, startFlux: Float = 44) {
+    init(warmStart: Bool, templates: Int = 1, timbres: Int = 2, bands: Int = 7, startAttackDB: Float = 24,
+         priorWeight: Float = 0, fluxWarmStart: Bool = true, startFlux: Float = 44) {
         self.warmStart = warmStart
         self.fluxWarmStart = fluxWarmStart
         flux = startFlux
@@ -52,6 +48,7 @@ struct StreamTypicals {
         self.priorWeight = priorWeight
         self.templates = templates
         self.bands = min(max(bands, 1), 8)
+        timbreLevels = ShapeTemplates(capacity: timbres, splitDB: Self.splitDB, bands: self.bands)
     }
 
     /// Learns from a reported ball. Each ball teaches the typical attack: a plain mean over the first balls (the
@@ -74,14 +71,7 @@ struct StreamTypicals {
         attackDB += weight * min(10, max(-10, ball - attackDB))
         flux += (fluxWarmStart ? weight : 0.1) * (min(2 * flux, max(0.5 * flux, trigger)) - flux)
         Self.teach(&levels, &levelBalls, ballLevels)
-        let toFirst = BounceRun.difference(ballLevels, from: kindLevels, bands: bands).spread
-        if kindBalls == 0 || otherBalls == 0 && toFirst <= Self.splitDB {
-            Self.teach(&kindLevels, &kindBalls, ballLevels)
-        } else if otherBalls == 0 || BounceRun.difference(ballLevels, from: otherLevels, bands: bands).spread < toFirst {
-            Self.teach(&otherLevels, &otherBalls, ballLevels)
-        } else {
-            Self.teach(&kindLevels, &kindBalls, ballLevels)
-        }
+        timbreLevels.learn(ballLevels, memory: 10)
     }
 
     /// The brighter balls' centroid (`brightCentroidHz`) once the stream has reported `minimumBalls`, else 0.
@@ -102,29 +92,28 @@ struct StreamTypicals {
     static func weight(count: Int, memory: Int) -> Float { max(1 / Float(max(memory, 1)), 1 / Float(max(count, 1))) }
 
     /// Whether band levels sound like this stream's balls: over the first `bands`, their differences from the
-    /// template (`templates` 1: all balls'; 2: either kind's) spread by at most `shapeDB` (RMS about their mean),
+    /// template (`templates` 1: all balls'; more: any timbre's) spread by at most `shapeDB` (RMS about their mean),
     /// whatever the level. False before `minimumBalls` balls.
     func resembles(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float, minimumBalls: Int = 3) -> Bool {
         guard shapeDB > 0, balls >= minimumBalls else { return false }
         return templates > 1
-            ? resemblesEitherKind(candidate, bands: bands, shapeDB: shapeDB, minimumBalls: minimumBalls)
+            ? resemblesAnyTimbre(candidate, shapeDB: shapeDB, minimumBalls: minimumBalls)
             : BounceRun.difference(candidate, from: levels, bands: bands).spread <= shapeDB
     }
 
-    /// Whether band levels sound like either kind of this stream's balls (`kindLevels`), as `resembles` does.
-    func resemblesEitherKind(_ candidate: SIMD8<Float>, bands: Int, shapeDB: Float, minimumBalls: Int = 3) -> Bool {
-        guard shapeDB > 0, balls >= minimumBalls else { return false }
-        return BounceRun.difference(candidate, from: kindLevels, bands: bands).spread <= shapeDB
-            || otherBalls > 0 && BounceRun.difference(candidate, from: otherLevels, bands: bands).spread <= shapeDB
+    /// Whether band levels sound like any timbre of this stream's balls (`timbreLevels`), as `resembles` does.
+    func resemblesAnyTimbre(_ candidate: SIMD8<Float>, shapeDB: Float, minimumBalls: Int = 3) -> Bool {
+        guard shapeDB > 0, balls >= minimumBalls, let nearest = timbreLevels.nearest(to: candidate) else { return false }
+        return nearest.spreadDB <= shapeDB
     }
 
     /// How a candidate's band levels compare with the stream's balls, for `CandidateRules`: `like` them
-    /// (`DetectorParameters.streamLikeShapeDB`), or, once the stream has three, `unlike` either kind
+    /// (`DetectorParameters.streamLikeShapeDB`), or, once the stream has three, `unlike` every timbre
     /// (`clearLikeShapeDB`).
     func shape(of candidate: SIMD8<Float>, bands: Int, parameters: DetectorParameters) -> (like: Bool, unlike: Bool) {
         (resembles(candidate, bands: bands, shapeDB: parameters.streamLikeShapeDB,
                    minimumBalls: parameters.streamLikeMinimumBalls),
          parameters.clearLikeShapeDB > 0 && balls >= 3
-             && !resemblesEitherKind(candidate, bands: bands, shapeDB: parameters.clearLikeShapeDB))
+             && !resemblesAnyTimbre(candidate, shapeDB: parameters.clearLikeShapeDB))
     }
 }
