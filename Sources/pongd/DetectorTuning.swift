@@ -311,6 +311,7 @@ enum DetectorTuning {
         "kmemory": .parameters { $0.kindMemory = max(1, Int($1.rounded())) },
         "ktemplates": parameter(\.kindTemplates),
         "kuncertain": parameter(\.kindUncertaintyDB),
+        "kshown": parameter(\.kindShownDB),
         "serveattack": parameter(\.serveBounceAttackDB),
         "servebands": parameter(\.serveBounceBands),
         "servedecay": parameter(\.serveBounceDecayDB),

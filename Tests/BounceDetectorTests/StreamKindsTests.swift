@@ -8,11 +8,12 @@ struct StreamKindsTests {
     private let low = SIMD8<Float>(-10, -12, -16, -20, -24, -28, -30, -.infinity)
     private let high = SIMD8<Float>(-30, -26, -20, -14, -12, -10, -12, -.infinity)
 
-    private func kinds(returnTeaches: Bool = true, serveBouncesUntaught: Bool = true, templates: Int = 1)
-        -> StreamKinds {
+    private func kinds(returnTeaches: Bool = true, serveBouncesUntaught: Bool = true, templates: Int = 1,
+                       uncertaintyDB: Float = 0, shownDB: Float = 0) -> StreamKinds {
         StreamKinds(settings: .init(pause: rate * 3 / 2, serveBounce: rate * 8 / 100...rate * 26 / 100,
                                     marginDB: 1, memory: 8, returnTeaches: returnTeaches,
-                                    serveBouncesUntaught: serveBouncesUntaught, templates: templates), bands: 7)
+                                    serveBouncesUntaught: serveBouncesUntaught, templates: templates,
+                                    uncertaintyDB: uncertaintyDB, shownDB: shownDB), bands: 7)
     }
 
     private func seconds(_ s: Double) -> Int64 { Int64(s * Double(rate)) }
@@ -93,6 +94,20 @@ struct StreamKindsTests {
             let named = [server, receiver].map { kinds.kind(of: $0, at: seconds(12.6), otherwise: .unknown) }
             #expect(named == (templates == 1 ? [.table, .racket] : [.racket, .racket]), "templates \(templates)")
             #expect(kinds.racket.started == min(templates, 2))
+        }
+    }
+
+    @Test("""
+        an impact far from every template (a bat the stream has not shown yet: 5 dB from the table's shape, 15 from \
+        the racket's) is named by the order of play, not by the nearer template
+        """)
+    func unshownTimbreByTheOrder() {
+        let unshown = SIMD8<Float>(-19, -7, -10, -20, -30, -28, -36, -.infinity)
+        for shownDB: Float in [3, 0] {
+            var kinds = kinds(templates: 3, uncertaintyDB: 1, shownDB: shownDB)
+            rally(&kinds, from: 1, hit: high, bounce: low)  // ends on a bounce: the order says racket
+            #expect(kinds.kind(of: unshown, at: seconds(4.5), otherwise: .unknown) == (shownDB > 0 ? .racket : .table))
+            #expect(kinds.kind(of: low + 2, at: seconds(4.5), otherwise: .unknown) == .table, "a shown timbre")
         }
     }
 

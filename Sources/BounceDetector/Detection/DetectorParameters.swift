@@ -697,6 +697,9 @@ public struct DetectorParameters: Sendable, Equatable {
     /// How much farther (dB over the square root of the balls it was taught) a kind's template counts as lying when
     /// an impact is compared with it (`ShapeTemplates.nearest`).
     public var kindUncertaintyDB: Float = 1
+    /// An impact farther than this (dB, uncertainty included) from every template of both kinds is a timbre the stream
+    /// has not shown yet, and the order of play names it (`StreamKinds`; 0 = the nearest template names any impact).
+    public var kindShownDB: Float = 3
     /// Whether a confirmed serve's return (the impact after its far bounce: the other player's bat) teaches the
     /// racket too (`StreamKinds`).
     public var kindReturnTeaches = true

@@ -122,7 +122,8 @@ public final class ImpactDetector {
                 parameters.samples(parameters.kindServeBounceSeconds.upperBound)),
             marginDB: parameters.kindMarginDB, memory: parameters.kindMemory,
             returnTeaches: parameters.kindReturnTeaches, serveBouncesUntaught: parameters.kindServeBouncesUntaught,
-            templates: parameters.kindTemplates, uncertaintyDB: parameters.kindUncertaintyDB),
+            templates: parameters.kindTemplates, uncertaintyDB: parameters.kindUncertaintyDB,
+            shownDB: parameters.kindShownDB),
             bands: bands.bands)
         run = RunEvidence(parameters: parameters, bands: bands.bands)
         applause = ApplauseTrain(parameters: parameters)

@@ -12,8 +12,8 @@
 /// the serves alone may seldom show). Each kind keeps running means of the shape of its impacts' seven onset band
 /// levels (`ImpactFeatures.bandLevelsDB`, less their mean), one per timbre it has shown (`ShapeTemplates`, up to
 /// `Settings.templates`: two players' bats ring apart, and one mean of both lies near neither); once both kinds are
-/// taught, an impact nearer one kind's nearest template than the other's by `marginDB` is that kind, whatever the
-/// order says (a missed impact or a false alarm breaks the alternation, not the templates). No centroid, no level: a
+/// taught, an impact within `shownDB` of some template and nearer one kind's nearest template than the other's by
+/// `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks the alternation, not the templates). No centroid, no level: a
 /// table and a bat the detector never heard are named as well as the ones it was tuned on. Pure and allocation-free.
 struct StreamKinds {
     /// When a rally may start (samples of silence before its serve; 0 = off), how soon the serve's first bounce
@@ -33,6 +33,10 @@ struct StreamKinds {
         var templates = 1
         var splitDB: Float = StreamTypicals.splitDB
         var uncertaintyDB: Float = 0
+        /// How near (dB, uncertainty included) an impact must lie to some template of either kind for the shapes to
+        /// name it: farther from all of them it is a timbre the stream has not shown, and the order of play names it
+        /// (0 = any distance).
+        var shownDB: Float = 0
     }
 
     let settings: Settings
@@ -63,8 +67,10 @@ struct StreamKinds {
         guard settings.pause > 0 else { return otherwise }
         if let toRacket = racket.nearest(to: levels, uncertaintyDB: settings.uncertaintyDB)?.spreadDB,
            let toTable = table.nearest(to: levels, uncertaintyDB: settings.uncertaintyDB)?.spreadDB {
-            // The shapes' distance, whatever the level (a level is no evidence of a kind).
-            if abs(toRacket - toTable) >= settings.marginDB { return toRacket < toTable ? .racket : .table }
+            // The shapes' distance, whatever the level (a level is no evidence of a kind); a shape far from every
+            // template is no evidence either.
+            let shown = settings.shownDB <= 0 || min(toRacket, toTable) <= settings.shownDB
+            if shown, abs(toRacket - toTable) >= settings.marginDB { return toRacket < toTable ? .racket : .table }
         }
         return prior(at: onset, speedingRun: speedingRun) ?? otherwise
     }
