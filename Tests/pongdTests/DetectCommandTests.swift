@@ -130,4 +130,17 @@ struct DetectCommandTests {
         let gated = try run(["detect", url.path, "--tune", "attack=200,afloor=200"])
         #expect(gated.status == 0 && gated.stdout == "time,kind,confidence\n", "\(gated.stdout)")
     }
+
+    @Test("every --tune key is named in docs/DETECTOR.md, where its parameter is explained (a retune is a command)")
+    func everyTuningKeyDocumented() throws {
+        let refused = try run(["detect", "/dev/null", "--tune", "nosuchkey=1"])
+        let known = refused.stderr.components(separatedBy: "(known: ").last?.split(separator: ")").first ?? ""
+        let keys = known.split(separator: " ").map(String.init)
+        #expect(keys.count > 200 && keys.contains("kshown"), "\(refused.stderr)")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let detector = try String(contentsOf: repository.appendingPathComponent("docs/DETECTOR.md"), encoding: .utf8)
+        let undocumented = keys.filter { !detector.contains("`\($0)`") }
+        #expect(undocumented.isEmpty, "not in docs/DETECTOR.md: \(undocumented)")
+    }
 }
