@@ -544,6 +544,11 @@ package enum CandidateRule: UInt8, Sendable {
         }
     }
 
+    /// Whether a report it accepted teaches the stream's typicals (`StreamTypicals`: attack, flux, shapes): every
+    /// report but a serve's bounce, which rises over the serve's ring and says nothing of how far balls clear the room
+    /// (teaching it let the ball templates take two false reports at 10 dB on the tuning rallies).
+    var teachesTypicals: Bool { self != .serveBounce }
+
     /// Whether a report it accepted may teach the stream's templates (`BallTemplates`): accepted on the ball's own
     /// timbre, not on the run's evidence nor on the templates themselves.
     var learnsTemplate: Bool {

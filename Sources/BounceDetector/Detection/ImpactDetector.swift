@@ -524,8 +524,7 @@ public final class ImpactDetector {
             run.report(candidate.onset, levels: features.bandLevelsDB, excessDB: features.snrDB,
                        endsRejectedRun: rule == .rejectedRun, laterBounce: rule.continuesLaterBounce,
                        replacing: fit.replacesLast, recovered: rule == .model)
-            if rule != .serveBounce {
-                // A serve's bounce rises over the serve's ring: its attack says nothing of how far balls clear the room.
+            if rule.teachesTypicals {
                 typicals.learn(attackDB: features.attackDB, flux: candidate.flux, levels: features.bandLevelsDB,
                                centroidHz: features.centroidHz)
             }
