@@ -13,8 +13,9 @@
 /// levels (`ImpactFeatures.bandLevelsDB`, less their mean), one per timbre it has shown (`ShapeTemplates`, up to
 /// `Settings.templates`: two players' bats ring apart, and one mean of both lies near neither); once both kinds are
 /// taught, an impact within `shownDB` of some template and nearer one kind's nearest template than the other's by
-/// `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks the alternation, not the templates). No centroid, no level: a
-/// table and a bat the detector never heard are named as well as the ones it was tuned on. Pure and allocation-free.
+/// `marginDB` is that kind, whatever the order says (a missed impact or a false alarm breaks the alternation, not
+/// the templates). No centroid, no level: a table and a bat the detector never heard are named as well as the ones
+/// it was tuned on. Pure and allocation-free.
 struct StreamKinds {
     /// When a rally may start (samples of silence before its serve; 0 = off), how soon the serve's first bounce
     /// follows it (samples), the margin that makes a template's answer (dB RMS over the bands), how many

@@ -33,7 +33,7 @@ struct StreamTypicals {
     let fluxWarmStart: Bool
     /// Templates of the stream's balls that `resembles` asks (1: all balls', or more: each timbre's).
     let templates: Int
-    /// See `kindLevels` (dB).
+    /// How far (dB) a ball's shape must lie from every timbre's template to start another (`timbreLevels`).
     static let splitDB: Float = 3
 
     /// Onset bands at this rate (`OnsetBands`): the lanes past them are −∞ and no shape is compared there.
